@@ -1,0 +1,46 @@
+"""``bridgelaw check``: load every code, the kinds, and the casebook; collect every error."""
+
+from __future__ import annotations
+
+from .casebook import load_cases
+from .errors import BridgelawError
+from .loader import clear_cache, code_ids, load_code, load_kinds
+from .resources import rulings_dir
+
+__all__ = ["run_check"]
+
+
+def run_check() -> tuple[list[str], str]:
+    problems: list[str] = []
+    clear_cache()
+    try:
+        load_kinds()
+    except BridgelawError as e:
+        return [str(e)], "check failed: laws/kinds.yaml"
+    ids = code_ids()
+    provisions = 0
+    for cid in ids:
+        try:
+            provisions += len(load_code(cid).provisions)
+        except BridgelawError as e:
+            problems.append(str(e))
+    cases = 0
+    root = rulings_dir()
+    if root is not None:
+        from .referee import rule
+
+        try:
+            loaded = load_cases(root)
+        except BridgelawError as e:
+            problems.append(str(e))
+            loaded = []
+        for case in loaded:
+            cases += 1
+            try:
+                rule(case.incident)
+            except BridgelawError as e:
+                m = case.source.mark(("incident",))
+                problems.append(f"{case.path}:{m.line}:{m.column}: incident does not rule: {e}")
+    summary = (f"checked {len(ids)} codes ({provisions} provisions) and {cases} casebook rulings: "
+               + (f"{len(problems)} problem(s)" if problems else "all load"))
+    return problems, summary

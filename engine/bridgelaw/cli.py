@@ -1,0 +1,332 @@
+"""The ``bridgelaw`` command: a thin shell that translates I/O and errors.
+
+Exit status: 0 success; 1 ``check`` found problems; 2 bad input (one line
+naming the field, or ``path:line:col`` with a caret line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from .errors import BridgelawError, InputError
+
+__all__ = ["main"]
+
+
+def _read_input(arg: str) -> Any:
+    import yaml
+
+    if arg == "-":
+        text = sys.stdin.read()
+        name = "<stdin>"
+    else:
+        try:
+            text = Path(arg).read_text(encoding="utf-8")
+        except OSError as e:
+            raise InputError("FILE", f"cannot read {arg}: {e.strerror}") from None
+        name = arg
+    try:
+        return yaml.safe_load(text)
+    except yaml.MarkedYAMLError as e:
+        m = e.problem_mark
+        where = f"{name}:{m.line + 1}:{m.column + 1}" if m else name
+        raise InputError(where, f"not valid YAML or JSON: {e.problem}") from None
+    except yaml.YAMLError as e:
+        raise InputError(name, f"not valid YAML or JSON: {e}") from None
+
+
+def _wrap(text: str, indent: str = "    ") -> str:
+    out = []
+    for para in text.split("\n"):
+        if not para.strip():
+            out.append("")
+            continue
+        out.append(textwrap.fill(para, width=88, initial_indent=indent, subsequent_indent=indent))
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------
+# Commands
+
+
+def cmd_codes(args: argparse.Namespace) -> int:
+    from .loader import code_ids, load_code
+
+    rows = []
+    for cid in code_ids():
+        code = load_code(cid)
+        rows.append({"id": code.id, "title": code.title, "authority": code.authority, "year": code.year,
+                     "game": code.game, "extends": code.extends, "laws": len(code.laws),
+                     "provisions": len(code.provisions)})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for r in rows:
+        ext = f" (extends {r['extends']})" if r["extends"] else ""
+        print(f"{r['id']:<22} {r['year']}  {r['game']:<16} {r['laws']:>4} laws {r['provisions']:>4} provisions  "
+              f"{r['title']}{ext}")
+    return 0
+
+
+def _law_dict(code: Any, law: Any) -> dict[str, Any]:
+    return {
+        "code": code.id, "number": law.number, "printed_number": law.printed_number, "heading": law.heading,
+        "text": law.text, "missing": law.missing, "binding": law.binding, "topics": list(law.topics),
+        "footnotes": [{"number": n, "text": t} for n, t in law.footnotes], "note": law.note or None,
+        "source": law.file,
+        "provisions": [{"id": p.full_id, "kinds": list(p.kinds), "when": p.when_text} for p in law.provisions],
+    }
+
+
+def cmd_law(args: argparse.Namespace) -> int:
+    from .errors import did_you_mean
+    from .loader import load_code
+
+    code = load_code(args.code)
+    number = args.number
+    law = code.law(number)
+    if law is None and number.isdigit() is False and code.law(number.upper()):
+        law = code.law(number.upper())
+    if law is None:
+        nums = [lw.number for lw in code.laws]
+        if number in code.omitted:
+            raise InputError("N", f"law {number} of {code.extends} is omitted from {code.id}")
+        missing_hint = ""
+        last_missing = [lw for lw in code.laws if lw.missing]
+        if last_missing and number.isdigit() and last_missing[-1].number.isdigit() \
+                and int(number) >= int(last_missing[-1].number):
+            law = last_missing[-1]
+        else:
+            raise InputError("N", f"{code.id} has no law {number!r}{did_you_mean(number, nums)}{missing_hint}; "
+                             f"its laws run {nums[0]} … {nums[-1]}")
+    if args.json:
+        print(json.dumps(_law_dict(code, law), indent=2, ensure_ascii=False))
+        return 0
+    head = f"{code.id} — law {law.number}" + (f" ({law.heading})" if law.heading else "")
+    print(head)
+    if law.missing:
+        print(_wrap(f"MISSING: {law.note or 'this law is in no source'}"))
+        return 0
+    if not law.binding:
+        print("    (etiquette: guidance, not law)")
+    print(_wrap(law.text or ""))
+    for n, t in law.footnotes:
+        print(_wrap(f"[{n}] {t}", "      "))
+    if law.note:
+        print(_wrap(f"Note: {law.note}", "  "))
+    if law.provisions:
+        print("  provisions: " + ", ".join(p.id for p in law.provisions))
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from .loader import code_ids, load_code
+
+    needle = " ".join(args.text).lower()
+    if not needle.strip():
+        raise InputError("TEXT", "give some words to search for")
+    hits = []
+    ids = [args.code] if args.code else code_ids()
+    for cid in ids:
+        code = load_code(cid)
+        for law in code.laws:
+            hay = (law.text or "") + " " + " ".join(t for _, t in law.footnotes)
+            if needle in hay.lower() or needle in law.topics:
+                hits.append((code.id, law))
+    if args.json:
+        print(json.dumps([{"code": c, "number": lw.number, "heading": lw.heading, "text": lw.text}
+                          for c, lw in hits], indent=2, ensure_ascii=False))
+        return 0
+    for cid, law in hits:
+        text = (law.text or "").replace("\n", " ")
+        i = text.lower().find(needle)
+        snippet = text[max(0, i - 60): i + 100] if i >= 0 else text[:160]
+        print(f"{cid} {law.number:>5}  …{snippet}…")
+    print(f"{len(hits)} law(s)")
+    return 0
+
+
+def cmd_kinds(args: argparse.Namespace) -> int:
+    from .loader import load_kinds
+
+    common, kinds = load_kinds()
+    if args.json:
+        def fd(f: Any) -> dict[str, Any]:
+            d: dict[str, Any] = {"type": f.type.name, "ask": f.ask}
+            if f.type.choices:
+                d["choices"] = list(f.type.choices)
+            if f.derived:
+                d["derived"] = f.derived
+            if f.default is not None:
+                d["default"] = f.default
+            return d
+        print(json.dumps({"common": {n: fd(f) for n, f in common.items()},
+                          "kinds": {k.id: {"phase": k.phase, "summary": k.summary,
+                                           "facts": {n: fd(f) for n, f in k.facts.items()}}
+                                    for k in kinds.values()}}, indent=2))
+        return 0
+    print("Facts every kind may use:")
+    for n, f in common.items():
+        print(f"    {n} ({f.type.name}): {f.ask}" + (f" [derived: {f.derived}]" if f.derived else ""))
+    for k in kinds.values():
+        print(f"\n{k.id}  [{k.phase}]  {k.summary}")
+        for n, f in k.facts.items():
+            t = " | ".join(f.type.choices) if f.type.choices else f.type.name
+            extra = (f" [derived: {f.derived}]" if f.derived else "") + \
+                    (f" [presumed {str(f.default).lower()} if not given]" if f.default is not None else "")
+            print(f"    {n} ({t}): {f.ask}{extra}")
+    return 0
+
+
+def _print_ruling(r: Any, code: Any) -> None:
+    print(f"Ruling under {r.code}: {r.irregularity.replace('_', ' ')}")
+    if r.questions:
+        print("\nThe ruling needs answers to:")
+        for q in r.questions:
+            print(f"  ? {q.ask}  (fact: {q.fact})")
+    if r.effects:
+        print("\nThe law applies:")
+        for e in r.effects:
+            print("  - " + describe_effect(e))
+    if r.options:
+        by_chooser: dict[str, list[Any]] = {}
+        for o in r.options:
+            by_chooser.setdefault(o.chooser, []).append(o)
+        for chooser, opts in by_chooser.items():
+            who = f"either {_side_words(chooser)}" if len(chooser) == 2 else _seat_words(chooser)
+            print(f"\n{who} chooses one of:")
+            for o in opts:
+                what = o.label or "; ".join(describe_effect(e) for e in o.effects)
+                print(f"  [{o.id}] {what}  (law {o.law})")
+                for e in o.effects:
+                    print("        - " + describe_effect(e))
+    for n in r.notes:
+        print(_wrap(f"Note: {n}", "  "))
+    if r.laws:
+        print("\nThe law:")
+        for c in r.laws:
+            print(f"  Law {c.number}" + (f" ({c.heading})" if c.heading else ""))
+            print(_wrap(c.text))
+            for n, t in c.footnotes:
+                print(_wrap(f"[{n}] {t}", "      "))
+
+
+def _seat_words(s: str) -> str:
+    return {"N": "North", "E": "East", "S": "South", "W": "West"}.get(s, s)
+
+
+def _side_words(s: str) -> str:
+    return {"NS": "North or South", "EW": "East or West"}.get(s, s)
+
+
+def describe_effect(e: Any) -> str:
+    d = e.to_dict()
+    kind = d.pop("kind")
+    if kind == "score":
+        return f"{d['points']} points to {d['side']} in the {d['column']} score"
+    if kind == "transfer_tricks":
+        return f"{d['count']} tricks transferred from {d['from']} to {d['to']}"
+    if kind == "procedure":
+        return d["text"]
+    if kind == "bar":
+        until = {"adverse_call": "an adversary bids or doubles", "end_of_auction": "the end of the auction"}[d["until"]]
+        return f"{_seat_words(d['seat'])} may not bid or double until {until}"
+    if kind == "amend_call":
+        return f"{_seat_words(d['seat'])}'s call becomes {d['call']}"
+    if kind == "exposed_card":
+        card = d.get("card")
+        return f"{_seat_words(d['seat'])}'s " + (f"{card} is" if card else "card(s) are") + \
+            " exposed: left face up, liable to be called"
+    if kind == "right_lost":
+        return f"right lost: {d['right']}"
+    if kind == "no_provision":
+        return "no provision: the code prescribes no remedy"
+    rest = ", ".join(f"{k}={v}" for k, v in d.items())
+    return kind.replace("_", " ") + (f" ({rest})" if rest else "")
+
+
+def cmd_rule(args: argparse.Namespace) -> int:
+    from .loader import load_code
+    from .referee import rule
+
+    data = _read_input(args.file)
+    if isinstance(data, dict) and "incident" in data and "irregularity" not in data:
+        data = data["incident"]  # a casebook entry: rule on its incident
+    r = rule(data)
+    if args.json:
+        print(json.dumps(r.to_dict(), indent=2, ensure_ascii=False))
+        return 0
+    _print_ruling(r, load_code(r.code))
+    if args.why:
+        print("\nWhy (every provision considered):")
+        for t in r.trace:
+            print(f"  {'✓' if t.applied else '·'} {t.provision}: {t.because}")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .check import run_check
+
+    problems, summary = run_check()
+    for p in problems:
+        print(p, file=sys.stderr)
+    print(summary)
+    return 1 if problems else 0
+
+
+# --------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="bridgelaw", description="The historic laws of bridge as data, and a referee.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, fn: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help_, description=help_)
+        sp.set_defaults(func=fn)
+        sp.add_argument("--json", action="store_true", help="machine-readable output")
+        return sp
+
+    add("codes", cmd_codes, "list the codes")
+    sp = add("law", cmd_law, "print one law of a code")
+    sp.add_argument("code")
+    sp.add_argument("number")
+    sp = add("search", cmd_search, "search the text of every law")
+    sp.add_argument("text", nargs="+")
+    sp.add_argument("--code")
+    add("kinds", cmd_kinds, "list every irregularity kind and its facts")
+    sp = add("rule", cmd_rule, "rule on an incident (YAML or JSON file, or - for stdin)")
+    sp.add_argument("file")
+    sp.add_argument("--why", action="store_true", help="show every provision considered and why")
+    add("check", cmd_check, "load every code and the casebook; report errors at path:line:col")
+    return p
+
+
+class _Parser(argparse.ArgumentParser):
+    pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse prints its own one-line usage error, exit 2
+        return int(e.code or 0)
+    try:
+        return int(args.func(args))
+    except BridgelawError as e:
+        print(f"bridgelaw: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # pragma: no cover
+        return 0
+    except KeyboardInterrupt:  # pragma: no cover
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,647 @@
+"""The condition language: parse (lark), shape, check, compile.
+
+Three separate passes, so that nothing hides inside lark's ``VisitError``:
+
+1. :func:`parse` — ``grammar/conditions.lark`` (LALR) gives a parse tree and
+   :class:`_Shaper` turns it into frozen dataclasses carrying line and column;
+2. :func:`check` — walks that tree against an :class:`Env` (the facts a kind
+   declares, the code's parameters, the function whitelist) and returns the
+   expression's :class:`Type`, raising :class:`ConditionError` at the spot,
+   with "did you mean";
+3. :func:`compile_expr` — turns the checked tree into a Python closure.
+   Parameters are folded into constants; no text is ever evaluated.
+
+A compiled condition takes a :class:`Facts` mapping. Reading a fact nobody
+gave raises :class:`MissingFact`, which the referee turns into a question.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable, Mapping, Union
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .errors import ConditionError, did_you_mean
+from .resources import grammar_path
+from .values import Call, Card, Seat, Side
+
+__all__ = [
+    "Expr",
+    "Type",
+    "Env",
+    "Where",
+    "MissingFact",
+    "Compiled",
+    "parse",
+    "check",
+    "compile_expr",
+    "compile_condition",
+    "names_used",
+]
+
+
+# --------------------------------------------------------------------------
+# The tree
+
+
+@dataclass(frozen=True)
+class Node:
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Lit(Node):
+    value: Any
+
+
+@dataclass(frozen=True)
+class Path(Node):
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FnCall(Node):
+    name: str
+    args: tuple["Expr", ...]
+
+
+@dataclass(frozen=True)
+class ListExpr(Node):
+    items: tuple["Expr", ...]
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    operand: "Expr"
+
+
+@dataclass(frozen=True)
+class BoolOp(Node):
+    op: str  # "and" | "or"
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True)
+class Compare(Node):
+    op: str  # == != < <= > >= is isnot in notin
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True)
+class Arith(Node):
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+Expr = Union[Lit, Path, FnCall, ListExpr, Not, BoolOp, Compare, Arith]
+
+
+@v_args(meta=True)
+class _Shaper(Transformer):  # type: ignore[type-arg]
+    """Only shapes lark's tree into our dataclasses; it checks nothing."""
+
+    def int_(self, meta: Any, c: list[Token]) -> Lit:
+        return Lit(c[0].line, c[0].column, int(c[0]))
+
+    def string(self, meta: Any, c: list[Token]) -> Lit:
+        return Lit(c[0].line, c[0].column, str(c[0])[1:-1])
+
+    def true(self, meta: Any, c: list[Any]) -> Lit:
+        return Lit(meta.line, meta.column, True)
+
+    def false(self, meta: Any, c: list[Any]) -> Lit:
+        return Lit(meta.line, meta.column, False)
+
+    def path(self, meta: Any, c: list[Token]) -> Path:
+        return Path(c[0].line, c[0].column, tuple(str(t) for t in c))
+
+    def call(self, meta: Any, c: list[Any]) -> FnCall:
+        name = c[0]
+        args = tuple(a for a in c[1:] if a is not None)
+        return FnCall(name.line, name.column, str(name), args)
+
+    def list_(self, meta: Any, c: list[Any]) -> ListExpr:
+        return ListExpr(meta.line, meta.column, tuple(a for a in c if a is not None))
+
+    def not_(self, meta: Any, c: list[Any]) -> Not:
+        return Not(meta.line, meta.column, c[0])
+
+    def and_(self, meta: Any, c: list[Any]) -> BoolOp:
+        return BoolOp(c[0].line, c[0].column, "and", c[0], c[1])
+
+    def or_(self, meta: Any, c: list[Any]) -> BoolOp:
+        return BoolOp(c[0].line, c[0].column, "or", c[0], c[1])
+
+    def compare(self, meta: Any, c: list[Any]) -> Compare:
+        return Compare(c[1].line, c[1].column, str(c[1]), c[0], c[2])
+
+    def is_(self, meta: Any, c: list[Any]) -> Compare:
+        return Compare(c[0].line, c[0].column, "is", c[0], c[1])
+
+    def is_not(self, meta: Any, c: list[Any]) -> Compare:
+        return Compare(c[0].line, c[0].column, "isnot", c[0], c[1])
+
+    def in_(self, meta: Any, c: list[Any]) -> Compare:
+        return Compare(c[0].line, c[0].column, "in", c[0], c[1])
+
+    def not_in(self, meta: Any, c: list[Any]) -> Compare:
+        return Compare(c[0].line, c[0].column, "notin", c[0], c[1])
+
+    def arith(self, meta: Any, c: list[Any]) -> Arith:
+        return Arith(c[1].line, c[1].column, str(c[1]), c[0], c[2])
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(
+        grammar_path().read_text(encoding="utf-8"),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        cache=True,
+    )
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where an expression's text sits in its file, to report errors there.
+
+    ``line``/``column`` are 1-based and point at the expression's first
+    character; ``lines`` is the file's text split into lines (for the caret).
+    """
+
+    path: str = "<expression>"
+    line: int = 1
+    column: int = 1
+    lines: tuple[str, ...] = ()
+    field: str = ""
+
+    def at(self, line: int, column: int, message: str) -> ConditionError:
+        abs_line = self.line + line - 1
+        abs_col = self.column + column - 1 if line == 1 else column
+        src = self.lines[abs_line - 1] if 0 < abs_line <= len(self.lines) else None
+        prefix = f"{self.field}: " if self.field else ""
+        return ConditionError(prefix + message, self.path, abs_line, abs_col, src)
+
+
+def parse(text: str, where: Where | None = None) -> Expr:
+    """Parse one expression into the tree; syntax errors point at the spot."""
+    where = where or Where(lines=tuple(text.splitlines()) or ("",))
+    if not where.lines:
+        where = Where(where.path, where.line, where.column, tuple(text.splitlines()) or ("",), where.field)
+    if not isinstance(text, str) or not text.strip():
+        raise where.at(1, 1, "empty condition: expected an expression such as 'established and offender is adversary'")
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedCharacters as e:
+        raise where.at(e.line, e.column, f"unexpected character {text[e.pos_in_stream]!r} in condition") from None
+    except UnexpectedEOF as e:
+        expected = ", ".join(sorted(_pretty(t) for t in e.expected))
+        lines = text.splitlines() or [""]
+        raise where.at(len(lines), len(lines[-1]) + 1, f"condition ends too soon; expected one of: {expected}") from None
+    except UnexpectedToken as e:
+        expected = ", ".join(sorted(_pretty(t) for t in e.expected))
+        tok = e.token
+        if tok.type == "$END":
+            lines = text.splitlines() or [""]
+            raise where.at(len(lines), len(lines[-1]) + 1, f"condition ends too soon; expected one of: {expected}") from None
+        raise where.at(tok.line, tok.column, f"unexpected {str(tok)!r} in condition; expected one of: {expected}") from None
+    except UnexpectedInput as e:  # pragma: no cover - any other lark complaint
+        raise where.at(getattr(e, "line", 1), getattr(e, "column", 1), f"cannot parse condition: {e}") from None
+    return _Shaper().transform(tree)  # type: ignore[no-any-return]
+
+
+_TOKEN_NAMES = {
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "DOT": "'.'",
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "COMPARE": "a comparison",
+    "ADD": "'+' or '-'", "MUL": "'*', '/' or '%'", "NOT": "'not'", "AND": "'and'", "OR": "'or'",
+    "IS": "'is'", "IN": "'in'", "TRUE": "'true'", "FALSE": "'false'",
+}
+
+
+def _pretty(t: str) -> str:
+    return _TOKEN_NAMES.get(t, t.lower())
+
+
+# --------------------------------------------------------------------------
+# Types and checking
+
+
+@dataclass(frozen=True)
+class Type:
+    """A value type of the language. ``choices`` restrict a ``str``; ``elem`` is a list's."""
+
+    name: str  # bool int str seat side call card suit strain role list params any
+    choices: tuple[str, ...] = ()
+    elem: "Type | None" = None
+
+    def __str__(self) -> str:
+        if self.name == "list" and self.elem:
+            return f"list of {self.elem}"
+        return self.name
+
+
+BOOL, INT, STR, SEAT, SIDE = Type("bool"), Type("int"), Type("str"), Type("seat"), Type("side")
+CALL, CARD, SUIT, STRAIN, ANY = Type("call"), Type("card"), Type("suit"), Type("strain"), Type("any")
+ROLE = Type("role")
+
+_ENUM_VALUES: dict[str, tuple[str, ...]] = {
+    "seat": ("N", "E", "S", "W"),
+    "side": ("NS", "EW"),
+    "suit": ("C", "D", "H", "S"),
+    "strain": ("C", "D", "H", "S", "R", "NT"),
+}
+
+_ATTRS: dict[str, dict[str, Type]] = {
+    "call": {
+        "level": INT,
+        "strain": STRAIN,
+        "kind": Type("str", ("bid", "pass", "double", "redouble")),
+        "is_bid": BOOL,
+    },
+    "card": {"suit": SUIT, "rank": Type("str", tuple("23456789TJQKA"))},
+    "seat": {"partner": SEAT, "lho": SEAT, "rho": SEAT, "side": SIDE},
+    "side": {"other": SIDE},
+}
+
+#: Role words usable on the right of ``is``: ``offender is adversary``.
+ROLES: dict[str, str] = {
+    "adversary": "an adversary of the declarer (neither the declarer nor the dummy)",
+    "declaring_side": "the declarer or the dummy",
+}
+
+
+def _fn_value(facts: "Facts", call: Call) -> int:
+    return facts.code_value(call)
+
+
+#: The function whitelist: name -> (argument types, result type, implementation).
+FUNCTIONS: dict[str, tuple[tuple[Type, ...], Type, Callable[..., Any]]] = {
+    "partner": ((SEAT,), SEAT, lambda f, s: Seat(s).partner),
+    "lho": ((SEAT,), SEAT, lambda f, s: Seat(s).lho),
+    "rho": ((SEAT,), SEAT, lambda f, s: Seat(s).rho),
+    "side": ((SEAT,), SIDE, lambda f, s: Seat(s).side),
+    "opponents": ((SEAT,), SIDE, lambda f, s: Seat(s).side.other),
+    "value": ((CALL,), INT, _fn_value),
+    "min": ((INT, INT), INT, lambda f, a, b: min(a, b)),
+    "max": ((INT, INT), INT, lambda f, a, b: max(a, b)),
+}
+
+
+@dataclass(frozen=True)
+class Env:
+    """What names an expression may use: facts with their types, and parameters."""
+
+    facts: Mapping[str, Type]
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _param_type(v: Any) -> Type:
+    if isinstance(v, bool):
+        return BOOL
+    if isinstance(v, int):
+        return INT
+    if isinstance(v, str):
+        return STR
+    if isinstance(v, list):
+        return Type("list", elem=_param_type(v[0]) if v else ANY)
+    return Type("params")
+
+
+def _compatible(a: Type, b: Type) -> bool:
+    if a.name == "any" or b.name == "any":
+        return True
+    if a.name == b.name:
+        return True
+    enumish = set(_ENUM_VALUES) | {"str"}
+    # a string literal may stand for a seat, side, suit or strain
+    return (a.name == "str" and b.name in enumish) or (b.name == "str" and a.name in enumish)
+
+
+def _check_literal(node: Expr, t: Type, where: Where) -> None:
+    """A string literal compared with an enum-like value must be one of its values."""
+    if isinstance(node, Lit) and isinstance(node.value, str):
+        allowed = t.choices or _ENUM_VALUES.get(t.name, ())
+        if allowed and node.value not in allowed:
+            raise where.at(
+                node.line, node.column,
+                f"{node.value!r} is not a {t.name} value; expected one of {', '.join(allowed)}"
+                + did_you_mean(node.value, allowed),
+            )
+    if isinstance(node, ListExpr):
+        for item in node.items:
+            _check_literal(item, t, where)
+
+
+def check(node: Expr, env: Env, where: Where) -> Type:
+    """Return the type of ``node`` under ``env``; raise ConditionError at the first problem."""
+    if isinstance(node, Lit):
+        v = node.value
+        return BOOL if isinstance(v, bool) else INT if isinstance(v, int) else STR
+    if isinstance(node, Path):
+        return _check_path(node, env, where)
+    if isinstance(node, FnCall):
+        if node.name not in FUNCTIONS:
+            raise where.at(node.line, node.column,
+                           f"unknown function {node.name!r}; functions are {', '.join(sorted(FUNCTIONS))}"
+                           + did_you_mean(node.name, FUNCTIONS))
+        argtypes, result, _ = FUNCTIONS[node.name]
+        if len(node.args) != len(argtypes):
+            raise where.at(node.line, node.column,
+                           f"{node.name}() takes {len(argtypes)} argument(s), got {len(node.args)}")
+        for arg, want in zip(node.args, argtypes):
+            got = check(arg, env, where)
+            if not _compatible(got, want):
+                raise where.at(arg.line, arg.column, f"{node.name}() expects a {want}, got a {got}")
+            _check_literal(arg, want, where)
+        return result
+    if isinstance(node, ListExpr):
+        types = [check(i, env, where) for i in node.items]
+        elem = types[0] if types else ANY
+        for i, t in zip(node.items, types):
+            if not _compatible(t, elem):
+                raise where.at(i.line, i.column, f"list items must share one type: expected {elem}, got {t}")
+        return Type("list", elem=elem)
+    if isinstance(node, Not):
+        t = check(node.operand, env, where)
+        _want(node.operand, t, BOOL, where, "'not'")
+        return BOOL
+    if isinstance(node, BoolOp):
+        for side in (node.left, node.right):
+            _want(side, check(side, env, where), BOOL, where, f"'{node.op}'")
+        return BOOL
+    if isinstance(node, Arith):
+        for side in (node.left, node.right):
+            _want(side, check(side, env, where), INT, where, f"'{node.op}'")
+        return INT
+    if isinstance(node, Compare):
+        return _check_compare(node, env, where)
+    raise AssertionError(node)  # pragma: no cover
+
+
+def _want(node: Expr, got: Type, want: Type, where: Where, what: str) -> None:
+    if not _compatible(got, want) or (want.name in ("bool", "int") and got.name == "str"):
+        raise where.at(node.line, node.column, f"{what} needs a {want}, got a {got}")
+
+
+def _check_compare(node: Compare, env: Env, where: Where) -> Type:
+    if node.op in ("is", "isnot") and isinstance(node.right, Path) and len(node.right.names) == 1 \
+            and node.right.names[0] in ROLES:
+        lt = check(node.left, env, where)
+        _want(node.left, lt, SEAT, where, f"'is {node.right.names[0]}'")
+        if "declarer" not in env.facts:
+            raise where.at(node.right.line, node.right.column,
+                           f"role {node.right.names[0]!r} needs the fact 'declarer', which this kind does not have")
+        return BOOL
+    lt = check(node.left, env, where)
+    rt = check(node.right, env, where)
+    if node.op in ("in", "notin"):
+        if rt.name != "list":
+            raise where.at(node.right.line, node.right.column, f"'in' needs a list on its right, got a {rt}")
+        elem = rt.elem or ANY
+        if not _compatible(lt, elem):
+            raise where.at(node.left.line, node.left.column, f"'in' compares a {lt} with a list of {elem}")
+        _check_literal(node.right, lt, where)
+        return BOOL
+    if not _compatible(lt, rt):
+        raise where.at(node.line, node.column, f"cannot compare a {lt} with a {rt}")
+    if node.op in ("<", "<=", ">", ">=") and not (lt.name == "int" and rt.name == "int"):
+        raise where.at(node.line, node.column, f"'{node.op}' compares numbers, got a {lt} and a {rt}")
+    _check_literal(node.right, lt, where)
+    _check_literal(node.left, rt, where)
+    return BOOL
+
+
+def _check_path(node: Path, env: Env, where: Where) -> Type:
+    head = node.names[0]
+    if head == "params":
+        cur: Any = env.params
+        for i, name in enumerate(node.names[1:], start=1):
+            if not isinstance(cur, Mapping) or name not in cur:
+                keys = list(cur) if isinstance(cur, Mapping) else []
+                so_far = ".".join(node.names[:i])
+                raise where.at(node.line, node.column,
+                               f"unknown parameter {'.'.join(node.names[: i + 1])!r}"
+                               + (f"; {so_far} has {', '.join(sorted(keys))}" if keys else "")
+                               + did_you_mean(name, keys))
+            cur = cur[name]
+        return _param_type(cur)
+    if head in ROLES:
+        raise where.at(node.line, node.column, f"role {head!r} can only follow 'is' or 'is not'")
+    if head not in env.facts:
+        raise where.at(node.line, node.column,
+                       f"unknown fact {head!r}; this kind's facts are {', '.join(sorted(env.facts))}"
+                       + did_you_mean(head, list(env.facts) + ["params"]))
+    t = env.facts[head]
+    for name in node.names[1:]:
+        attrs = _ATTRS.get(t.name, {})
+        if name not in attrs:
+            raise where.at(node.line, node.column,
+                           f"a {t.name} has no attribute {name!r}"
+                           + (f"; it has {', '.join(sorted(attrs))}" if attrs else "")
+                           + did_you_mean(name, attrs))
+        t = attrs[name]
+    return t
+
+
+def names_used(node: Expr) -> set[str]:
+    """Top-level fact names an expression reads (``params`` excluded)."""
+    out: set[str] = set()
+
+    def walk(n: Expr) -> None:
+        if isinstance(n, Path):
+            if n.names[0] != "params" and n.names[0] not in ROLES:
+                out.add(n.names[0])
+        elif isinstance(n, FnCall):
+            for a in n.args:
+                walk(a)
+        elif isinstance(n, ListExpr):
+            for a in n.items:
+                walk(a)
+        elif isinstance(n, Not):
+            walk(n.operand)
+        elif isinstance(n, (BoolOp, Compare, Arith)):
+            walk(n.left)
+            walk(n.right)
+            if isinstance(n, Compare) and n.op in ("is", "isnot") and isinstance(n.right, Path) \
+                    and n.right.names[0] in ROLES:
+                out.add("declarer")
+
+    walk(node)
+    return out
+
+
+# --------------------------------------------------------------------------
+# Evaluation
+
+
+class MissingFact(Exception):
+    """A compiled expression read a fact nobody gave."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+class Facts(dict):  # type: ignore[type-arg]
+    """The facts of one incident. ``code_value`` prices a bid under the incident's code."""
+
+    __slots__ = ("code_value",)
+
+    def __init__(self, data: Mapping[str, Any], code_value: Callable[[Call], int]) -> None:
+        super().__init__(data)
+        self.code_value = code_value
+
+
+Compiled = Callable[[Facts], Any]
+
+_CMP: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge, "is": operator.eq, "isnot": operator.ne,
+}
+_ARITH: dict[str, Callable[[int, int], int]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod,
+}
+
+
+def _const(node: Expr, env: Env) -> tuple[bool, Any]:
+    if isinstance(node, Lit):
+        return True, node.value
+    if isinstance(node, Path) and node.names[0] == "params":
+        cur: Any = env.params
+        for name in node.names[1:]:
+            cur = cur[name]
+        return True, cur
+    if isinstance(node, ListExpr):
+        vals = [_const(i, env) for i in node.items]
+        if all(ok for ok, _ in vals):
+            return True, tuple(v for _, v in vals)
+    return False, None
+
+
+def compile_expr(node: Expr, env: Env) -> Compiled:
+    """Compile a checked tree into a closure over :class:`Facts`."""
+    ok, value = _const(node, env)
+    if ok:
+        return lambda f: value
+    if isinstance(node, Path):
+        return _compile_path(node)
+    if isinstance(node, FnCall):
+        impl = FUNCTIONS[node.name][2]
+        args = [compile_expr(a, env) for a in node.args]
+        if len(args) == 1:
+            a0 = args[0]
+            return lambda f: impl(f, a0(f))
+        return lambda f: impl(f, *(a(f) for a in args))
+    if isinstance(node, ListExpr):
+        items = [compile_expr(i, env) for i in node.items]
+        return lambda f: tuple(i(f) for i in items)
+    if isinstance(node, Not):
+        inner = compile_expr(node.operand, env)
+        return lambda f: not inner(f)
+    if isinstance(node, BoolOp):
+        left, right = compile_expr(node.left, env), compile_expr(node.right, env)
+        if node.op == "and":
+            return lambda f: left(f) and right(f)
+        return lambda f: left(f) or right(f)
+    if isinstance(node, Arith):
+        left, right = compile_expr(node.left, env), compile_expr(node.right, env)
+        op = _ARITH[node.op]
+        return lambda f: op(left(f), right(f))
+    if isinstance(node, Compare):
+        return _compile_compare(node, env)
+    raise AssertionError(node)  # pragma: no cover
+
+
+def _compile_path(node: Path) -> Compiled:
+    head, rest = node.names[0], node.names[1:]
+
+    def fetch(f: Facts) -> Any:
+        try:
+            v = f[head]
+        except KeyError:
+            raise MissingFact(head) from None
+        if v is None:
+            raise MissingFact(head)
+        return v
+
+    if not rest:
+        return fetch
+    attrs = rest
+
+    def fetch_attr(f: Facts) -> Any:
+        v = fetch(f)
+        for a in attrs:
+            v = getattr(v, a)
+            if v is None:
+                raise MissingFact(".".join(node.names))
+        return v
+
+    return fetch_attr
+
+
+def _compile_compare(node: Compare, env: Env) -> Compiled:
+    if node.op in ("is", "isnot") and isinstance(node.right, Path) and node.right.names[0] in ROLES:
+        left = compile_expr(node.left, env)
+        role = node.right.names[0]
+        negate = node.op == "isnot"
+
+        def role_test(f: Facts) -> bool:
+            seat = left(f)
+            declarer = f.get("declarer")
+            if declarer is None:
+                raise MissingFact("declarer")
+            on_declaring_side = Seat(seat).side is Seat(declarer).side
+            result = (not on_declaring_side) if role == "adversary" else on_declaring_side
+            return result != negate
+
+        return role_test
+    left, right = compile_expr(node.left, env), compile_expr(node.right, env)
+    if node.op == "in":
+        return lambda f: left(f) in right(f)
+    if node.op == "notin":
+        return lambda f: left(f) not in right(f)
+    op = _CMP[node.op]
+    return lambda f: op(left(f), right(f))
+
+
+def compile_condition(text: str, env: Env, where: Where | None = None, want: Type | None = BOOL) -> tuple[Expr, Compiled]:
+    """Parse, check and compile ``text``; ``want`` is the type it must have."""
+    where = where or Where(lines=tuple(text.splitlines()) or ("",))
+    tree = parse(text, where)
+    got = check(tree, env, where)
+    if want is not None and not _compatible(got, want):
+        raise where.at(tree.line, tree.column, f"expected a {want} expression, got a {got}")
+    if want is not None:
+        _check_literal(tree, want, where)
+    return tree, compile_expr(tree, env)
+
+
+def describe(node: Expr) -> str:
+    """Render a tree back to source form (used in traces)."""
+    if isinstance(node, Lit):
+        v = node.value
+        return "true" if v is True else "false" if v is False else f'"{v}"' if isinstance(v, str) else str(v)
+    if isinstance(node, Path):
+        return ".".join(node.names)
+    if isinstance(node, FnCall):
+        return f"{node.name}({', '.join(describe(a) for a in node.args)})"
+    if isinstance(node, ListExpr):
+        return "[" + ", ".join(describe(a) for a in node.items) + "]"
+    if isinstance(node, Not):
+        return f"not {describe(node.operand)}"
+    ops = {"isnot": "is not", "notin": "not in"}
+    return f"{describe(node.left)} {ops.get(node.op, node.op)} {describe(node.right)}"  # type: ignore[union-attr]
+
+
+__all__ += ["Facts", "describe", "FUNCTIONS", "ROLES", "BOOL", "INT", "STR", "SEAT", "SIDE", "CALL", "CARD",
+            "SUIT", "STRAIN", "ANY"]
+_ = (Card, Side)

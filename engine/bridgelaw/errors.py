@@ -1,0 +1,95 @@
+"""The errors bridgelaw raises. One base, a small tree::
+
+    BridgelawError                 anything bridgelaw refuses, with one clear message
+    ├── LawFileError               a law, parameter, kind or casebook file is wrong
+    │   └── ConditionError         a condition or expression in a law file is wrong
+    └── InputError                 an incident, result or call from a user is wrong
+        └── UnknownCodeError       no code with that id
+
+Every message is one line (a law-file error adds a source line and a caret
+line beneath it) that names the field or ``path:line:col`` and says what would
+be right. The CLI prints the message and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable
+
+__all__ = [
+    "BridgelawError",
+    "LawFileError",
+    "ConditionError",
+    "InputError",
+    "UnknownCodeError",
+    "did_you_mean",
+]
+
+
+class BridgelawError(Exception):
+    """Base of every error bridgelaw raises on purpose."""
+
+
+class LawFileError(BridgelawError):
+    """A law file (or parameters, kinds, casebook file) is malformed.
+
+    ``path``, ``line`` and ``column`` are 1-based where known; ``source_line``
+    is the text of that line, used to draw the caret.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        path: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        source_line: str | None = None,
+    ) -> None:
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+        super().__init__(self.render())
+
+    def location(self) -> str:
+        parts = [self.path or "<unknown>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+    def render(self) -> str:
+        text = f"{self.location()}: {self.message}"
+        if self.source_line is not None and self.column is not None:
+            text += "\n    " + self.source_line.rstrip("\n")
+            text += "\n    " + " " * (self.column - 1) + "^"
+        return text
+
+
+class ConditionError(LawFileError):
+    """A condition (or effect expression) does not parse or does not check."""
+
+
+class InputError(BridgelawError):
+    """User input (an incident, a score result, a call) is wrong.
+
+    ``field`` names the offending field as a dotted path (``auction[3]``,
+    ``facts.established``).
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+
+class UnknownCodeError(InputError):
+    """No law code has the given id."""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """Return ``" (did you mean 'x'?)"`` for the closest choice, or ``""``."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

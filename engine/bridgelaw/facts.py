@@ -1,0 +1,314 @@
+"""Turn an incident into facts: check what was given, derive what the record shows.
+
+Given facts are checked against the kind's catalogue entry (type, choices).
+From the ``auction`` record the engine derives the offending call and its
+maker, the previous bid, the requisite bid for an insufficient bid, whether it
+is impossible (sufficient only above seven), the innocent side's last bid,
+whether an adversary has called since (condonation), and, once the auction is
+complete, the declarer, the dummy and the opening leader.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .conditions import Facts, Type
+from .errors import InputError, did_you_mean
+from .loader import Code, FactSpec, Kind, load_kinds
+from .values import Call, CallKind, Card, Seat, Side, Strain, Suit
+
+__all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult"]
+
+
+@dataclass(frozen=True)
+class Incident:
+    """What happened, as the referee or the game engine reports it."""
+
+    code: str
+    irregularity: str
+    dealer: Seat | None = None
+    declarer: Seat | None = None
+    offender: Seat | None = None
+    auction: tuple[Call, ...] = ()
+    offence_at: int | None = None
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    has_auction: bool = False
+
+    def __repr__(self) -> str:
+        parts = [f"code={self.code!r}", f"irregularity={self.irregularity!r}"]
+        for name in ("dealer", "declarer", "offender"):
+            v = getattr(self, name)
+            if v is not None:
+                parts.append(f"{name}={v.value!r}")
+        if self.has_auction:
+            parts.append(f"auction={[c.text for c in self.auction]!r}")
+        if self.offence_at is not None:
+            parts.append(f"offence_at={self.offence_at}")
+        if self.facts:
+            parts.append(f"facts={dict(self.facts)!r}")
+        return f"Incident({', '.join(parts)})"
+
+
+_TOP = ("code", "irregularity", "dealer", "declarer", "offender", "auction", "offence_at", "facts", "note")
+
+
+def parse_incident(data: Any) -> Incident:
+    """Check the shape of an incident mapping; every error names its field."""
+    if isinstance(data, Incident):
+        return data
+    if not isinstance(data, Mapping):
+        raise InputError("incident", f"expected a mapping with code, irregularity, ...; got {type(data).__name__}")
+    for k in data:
+        if k not in _TOP:
+            raise InputError(str(k), f"unknown field{did_you_mean(str(k), _TOP)}; fields are {', '.join(_TOP)}")
+    for req in ("code", "irregularity"):
+        if req not in data or data[req] in (None, ""):
+            raise InputError(req, "is required")
+        if not isinstance(data[req], str):
+            raise InputError(req, f"expected a string, got {data[req]!r}")
+    seats = {}
+    for name in ("dealer", "declarer", "offender"):
+        v = data.get(name)
+        seats[name] = Seat.parse(v, name) if v is not None else None
+    auction_raw = data.get("auction")
+    has_auction = auction_raw is not None
+    calls: tuple[Call, ...] = ()
+    if has_auction:
+        if not isinstance(auction_raw, list):
+            raise InputError("auction", "expected a list of calls, e.g. [1S, P, 1C]")
+        calls = tuple(Call(str(c) if isinstance(c, (int, str)) else c, f"auction[{i}]") for i, c in enumerate(auction_raw))
+    at = data.get("offence_at")
+    if at is not None:
+        if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at < max(len(calls), 1):
+            raise InputError("offence_at", f"expected an index into auction (0 to {len(calls) - 1}), got {at!r}")
+    facts = data.get("facts") or {}
+    if not isinstance(facts, Mapping):
+        raise InputError("facts", f"expected a mapping of fact names to values, got {facts!r}")
+    return Incident(str(data["code"]), str(data["irregularity"]), seats["dealer"], seats["declarer"],
+                    seats["offender"], calls, at, dict(facts), has_auction)
+
+
+def _coerce(name: str, spec: FactSpec, value: Any) -> Any:
+    t: Type = spec.type
+    where = f"facts.{name}"
+    if value is None:
+        return None
+    if t.name == "bool":
+        if not isinstance(value, bool):
+            raise InputError(where, f"expected true or false, got {value!r}")
+        return value
+    if t.name == "int":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InputError(where, f"expected a whole number, got {value!r}")
+        return value
+    if t.name == "seat":
+        return Seat.parse(value, where)
+    if t.name == "side":
+        if value not in ("NS", "EW"):
+            raise InputError(where, f"expected a side NS or EW, got {value!r}")
+        return Side(value)
+    if t.name == "call":
+        return Call(value, where)
+    if t.name == "card":
+        return Card(value, where)
+    if t.name == "suit":
+        if value not in ("C", "D", "H", "S"):
+            raise InputError(where, f"expected a suit C, D, H or S, got {value!r}")
+        return Suit(value)
+    if t.choices:
+        if value not in t.choices:
+            raise InputError(where, f"expected one of {', '.join(t.choices)}, got {value!r}"
+                             + did_you_mean(str(value), t.choices))
+        return value
+    if not isinstance(value, str):
+        raise InputError(where, f"expected text, got {value!r}")
+    return value
+
+
+# --------------------------------------------------------------------------
+# The auction
+
+
+def higher(code: Code, call: Call, than: Call) -> bool:
+    """Is bid ``call`` a higher declaration than bid ``than`` under ``code``?
+
+    By value (level times trick value); at equal value the greater number of
+    tricks is higher, where the code's ``bid_ranking`` says so.
+    """
+    a, b = code.bid_value(call), code.bid_value(than)
+    if a != b:
+        return a > b
+    rule = code.params.get("bid_ranking", "value_then_tricks")
+    if rule == "value_then_tricks":
+        assert call.level is not None and than.level is not None
+        return call.level > than.level
+    return False
+
+
+def requisite(code: Code, call: Call, over: Call) -> Call | None:
+    """The lowest bid in ``call``'s strain higher than ``over`` (None: not within seven)."""
+    assert call.strain is not None
+    for level in range(1, 8):
+        c = Call(f"{level}{call.strain.value}")
+        if higher(code, c, over):
+            return c
+    return None
+
+
+@dataclass(frozen=True)
+class AuctionResult:
+    complete: bool
+    contract: Call | None
+    doubled: int
+    declarer: Seat | None
+
+
+def auction_result(dealer: Seat, calls: tuple[Call, ...]) -> AuctionResult:
+    """The final declaration and declarer, when the auction is complete."""
+    last_bid_i = None
+    for i, c in enumerate(calls):
+        if c.is_bid:
+            last_bid_i = i
+    if last_bid_i is None:
+        return AuctionResult(False, None, 0, None)
+    after = calls[last_bid_i + 1:]
+    doubled = 0
+    for c in after:
+        if c.kind is CallKind.DOUBLE:
+            doubled = 1
+        elif c.kind is CallKind.REDOUBLE:
+            doubled = 2
+    complete = len(after) >= 3 and all(c.kind is CallKind.PASS for c in after[-3:])
+    final = calls[last_bid_i]
+    bidder = dealer.after(last_bid_i)
+    declarer = None
+    for i, c in enumerate(calls):
+        seat = dealer.after(i)
+        if c.is_bid and c.strain is final.strain and seat.side is bidder.side:
+            declarer = seat
+            break
+    return AuctionResult(complete, final, doubled, declarer if complete else None)
+
+
+_IN_ROTATION = {"insufficient_bid", "impossible_bid", "call_while_barred", "double_of_partner",
+                "redouble_of_partner_double", "extra_redouble"}
+
+
+def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
+    """The kind to rule on (it may be reclassified), the facts, and notes on what was derived."""
+    common, kinds = load_kinds()
+    kind_id = inc.irregularity
+    if kind_id not in kinds:
+        raise InputError("irregularity", f"unknown kind {kind_id!r}" + did_you_mean(kind_id, kinds)
+                         + "; `bridgelaw kinds` lists them")
+    kind: Kind = kinds[kind_id]
+    notes: list[str] = []
+    f: dict[str, Any] = {}
+    for name, value in inc.facts.items():
+        spec = kind.facts.get(name) or common.get(name)
+        if spec is None:
+            allowed = sorted(set(kind.facts) | set(common))
+            raise InputError(f"facts.{name}", f"not a fact of {kind_id}" + did_you_mean(name, allowed)
+                             + f"; its facts are {', '.join(allowed)}")
+        f[name] = _coerce(name, spec, value)
+    if inc.dealer is not None:
+        f["dealer"] = inc.dealer
+    if inc.offender is not None:
+        f["offender"] = inc.offender
+    if inc.declarer is not None:
+        f["declarer"] = inc.declarer
+
+    if inc.has_auction:
+        if inc.dealer is None:
+            raise InputError("dealer", "is required with an auction record (calls are read from the dealer on)")
+        kind_id = _derive_auction(code, inc, kind_id, f, notes)
+        kinds_ = load_kinds()[1]
+        kind = kinds_[kind_id]
+
+    for name, spec in kind.facts.items():
+        if name not in f and spec.default is not None:
+            f[name] = spec.default
+            notes.append(f"presumed {name} = {_show_default(spec.default)} (not given)")
+    for name, spec in common.items():
+        if name not in f and spec.default is not None:
+            f[name] = spec.default
+    if f.get("declarer") is not None:
+        d = f["declarer"]
+        f.setdefault("dummy", d.partner)
+        f.setdefault("leader", d.lho)
+    if f.get("dealer") is not None:
+        f.setdefault("eldest", f["dealer"].lho)
+    return kind_id, Facts(f, code.bid_value), notes
+
+
+def _show_default(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], notes: list[str]) -> str:
+    dealer = inc.dealer
+    assert dealer is not None
+    calls = inc.auction
+    if kind_id in _IN_ROTATION:
+        if not calls:
+            raise InputError("auction", f"is empty; for {kind_id} it must end with (or contain, see offence_at) "
+                             "the offending call")
+        at = inc.offence_at if inc.offence_at is not None else len(calls) - 1
+        call = calls[at]
+        seat = dealer.after(at)
+        if f.get("offender") is not None and f["offender"] is not seat:
+            raise InputError("offender", f"{f['offender'].value} does not match the auction: auction[{at}] "
+                             f"({call.text}) was made by {seat.value}, counting from the dealer {dealer.value}")
+        f["offender"] = seat
+        f["call"] = call
+        later = calls[at + 1:]
+        f.setdefault("condoned", any(dealer.after(at + 1 + j).side is not seat.side for j in range(len(later))))
+        before = calls[:at]
+        prev_i = max((i for i, c in enumerate(before) if c.is_bid), default=None)
+        if kind_id in ("insufficient_bid", "impossible_bid"):
+            if not call.is_bid:
+                raise InputError(f"auction[{at}]", f"{call.text} is not a bid; an {kind_id.replace('_', ' ')} "
+                                 "must be a bid")
+            if prev_i is None:
+                raise InputError(f"auction[{at}]", f"{call.text} is the first bid of the auction; nothing "
+                                 "before it to be insufficient to")
+            prev = before[prev_i]
+            f["previous_bid"] = prev
+            if higher(code, call, prev):
+                raise InputError(f"auction[{at}]", f"{call.text} is higher than {prev.text} under {code.id}: "
+                                 "it is sufficient, not an irregularity")
+            req = requisite(code, call, prev)
+            f["impossible"] = req is None
+            if req is not None:
+                f["requisite_call"] = req
+            assert call.strain is not None
+            f["seven_call"] = Call(f"7{call.strain.value}")
+            innocent = [c for i, c in enumerate(before) if c.is_bid and dealer.after(i).side is not seat.side]
+            f["innocent_side_has_bid"] = bool(innocent)
+            if innocent:
+                f["innocent_last_bid"] = innocent[-1]
+            if kind_id == "insufficient_bid" and req is None:
+                notes.append(f"{call.text} over {prev.text} cannot be made sufficient without bidding more than "
+                             "seven: it is ruled as an impossible declaration.")
+                kind_id = "impossible_bid"
+            elif kind_id == "impossible_bid" and req is not None:
+                raise InputError("irregularity", f"{call.text} over {prev.text} can be made sufficient at "
+                                 f"{req.text}: that is an insufficient bid, not an impossible one")
+    elif kind_id in ("call_out_of_turn", "pass_out_of_turn", "double_out_of_turn"):
+        turn = dealer.after(len(calls))
+        f["turn"] = turn
+        if f.get("offender") is not None and f["offender"] is turn:
+            raise InputError("offender", f"it was {turn.value}'s turn after {len(calls)} call(s) from dealer "
+                             f"{dealer.value}: that call was in turn")
+    result = auction_result(dealer, calls)
+    if result.complete and result.declarer is not None:
+        if f.get("declarer") is not None and f["declarer"] is not result.declarer:
+            raise InputError("declarer", f"{f['declarer'].value} does not match the auction: the declarer of "
+                             f"{result.contract} is {result.declarer.value}")
+        f["declarer"] = result.declarer
+        f.setdefault("contract", result.contract)
+    return kind_id
+
+
+_ = (CallKind, Strain)

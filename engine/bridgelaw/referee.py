@@ -1,0 +1,155 @@
+"""The referee: walk a code's provisions for a kind in printed law order and rule.
+
+For each provision that answers the incident's kind the referee tests its
+condition. A provision whose condition needs a fact nobody gave yields a
+question, never a guess. Provisions that apply may override others
+(condonation over the penalty, a later revoke over the first-revoke penalty,
+the dummy's forfeiture); what remains gives the ruling's effects and options.
+Every provision considered is in the trace, with why it did or did not apply.
+Where nothing applies and nothing is asked, the code is silent: the ruling
+says ``no_provision`` and invents nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .conditions import Facts, MissingFact, describe
+from .errors import InputError
+from .facts import Incident, derive, parse_incident
+from .loader import Code, EffectSpec, Provision, load_code, load_kinds
+from .values import Call, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side, TraceStep
+
+__all__ = ["rule"]
+
+
+def rule(incident: Mapping[str, Any] | Incident) -> Ruling:
+    """Rule on one incident (a mapping as in ``schema/incident.schema.json``, or an :class:`Incident`)."""
+    inc = parse_incident(incident)
+    code = load_code(inc.code)
+    kind, facts, notes = derive(code, inc)
+    return _rule(code, kind, facts, notes)
+
+
+def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
+    provisions = code.by_kind.get(kind, ())
+    applied: list[Provision] = []
+    trace: list[tuple[Provision, bool, str]] = []
+    asked: dict[str, list[str]] = {}
+    for p in provisions:
+        try:
+            ok = bool(p.when(facts))
+        except MissingFact as m:
+            asked.setdefault(m.name, []).append(p.full_id)
+            trace.append((p, False, f"needs {m.name}, which was not given"))
+            continue
+        if ok:
+            applied.append(p)
+            trace.append((p, True, _because(p, facts, True)))
+        else:
+            trace.append((p, False, _because(p, facts, False)))
+
+    overridden: dict[str, Provision] = {}
+    for p in applied:
+        for o in p.overrides:
+            overridden.setdefault(o, p)
+    effects: list[Effect] = []
+    options: list[Option] = []
+    cited: dict[str, tuple[Provision, set[str]]] = {}
+    final_trace: list[TraceStep] = []
+    for p, ok, because in trace:
+        if ok and p.id in overridden:
+            by = overridden[p.id]
+            final_trace.append(TraceStep(p.full_id, p.law, False, f"{because}; overridden by {by.full_id}"))
+            continue
+        final_trace.append(TraceStep(p.full_id, p.law, ok, because))
+        if not ok:
+            continue
+        try:
+            effects.extend(_effects(p.effects, facts))
+            if p.options:
+                assert p.chooser is not None
+                chooser = _seat_or_side(p.chooser(facts))
+                for o in p.options:
+                    if o.when is not None and not o.when(facts):
+                        continue
+                    options.append(Option(o.id, chooser, p.law, tuple(_effects(o.effects, facts)), p.full_id, o.label))
+        except MissingFact as m:
+            asked.setdefault(m.name, []).append(p.full_id)
+            continue
+        entry = cited.setdefault(p.law, (p, set()))
+        entry[1].update(p.footnotes)
+        for c in p.cites:
+            cited.setdefault(c, (p, set()))
+        notes.extend(p.notes)
+
+    questions = tuple(_question(kind, name, provs) for name, provs in asked.items())
+    if not effects and not options and not questions:
+        effects.append(Effect(EffectKind.NO_PROVISION))
+        notes.append(f"{code.id} prescribes no remedy for this: no provision of the code applies"
+                     + (" (none answers this kind of irregularity)." if not provisions else "."))
+    laws = tuple(_cite(code, number, fns) for number, (_, fns) in cited.items())
+    return Ruling(code.id, kind, laws, tuple(effects), tuple(options), questions, tuple(notes),
+                  tuple(final_trace), facts)
+
+
+def _because(p: Provision, facts: Facts, result: bool) -> str:
+    if p.when_tree is None:
+        return "always applies"
+    shown = []
+    for name in sorted(p.needs):
+        v = facts.get(name)
+        if v is not None:
+            shown.append(f"{name}={_show(v)}")
+    return f"{describe(p.when_tree)}: {'true' if result else 'false'}" + (f" ({', '.join(shown)})" if shown else "")
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (Seat, Side)):
+        return v.value
+    if isinstance(v, (Call, Card)):
+        return v.text
+    return str(v)
+
+
+def _effects(specs: tuple[EffectSpec, ...], facts: Facts) -> list[Effect]:
+    out = []
+    for spec in specs:
+        args = []
+        for name, lit, fn in spec.fields:
+            v = fn(facts) if fn is not None else lit
+            if isinstance(v, (Seat, Side)):
+                v = v.value
+            elif isinstance(v, (Call, Card)):
+                v = v.text
+            elif isinstance(v, tuple):
+                v = [x.value if isinstance(x, (Seat, Side)) else x for x in v]
+            elif hasattr(v, "value") and not isinstance(v, (int, str)):
+                v = v.value
+            args.append((name, v))
+        out.append(Effect(spec.kind, tuple(args)))
+    return out
+
+
+def _seat_or_side(v: Any) -> str:
+    if isinstance(v, (Seat, Side)):
+        return v.value
+    return str(v)
+
+
+def _question(kind: str, name: str, provisions: list[str]) -> Question:
+    common, kinds = load_kinds()
+    spec = kinds[kind].facts.get(name) or common.get(name)
+    if spec is None:
+        return Question(name, f"What is {name}?", tuple(provisions), "str")
+    return Question(name, spec.ask, tuple(provisions), spec.type.name, spec.type.choices)
+
+
+def _cite(code: Code, number: str, footnotes: set[str]) -> LawCitation:
+    law = code.law(number)
+    if law is None:
+        raise InputError("code", f"{code.id} cites law {number}, which it does not have")  # pragma: no cover
+    fns = tuple((n, t) for n, t in law.footnotes if n in footnotes)
+    return LawCitation(law.number, law.text or "", law.heading or "", "", fns, law.file)

@@ -1,0 +1,427 @@
+"""Immutable value types: seats, sides, strains, calls, cards, effects, rulings.
+
+Each has a ``repr`` you can paste back into Python::
+
+    >>> Call("2NT")
+    Call('2NT')
+    >>> Seat.N.partner
+    <Seat.N: 'N'>
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .errors import InputError
+
+__all__ = [
+    "Seat",
+    "Side",
+    "Strain",
+    "Suit",
+    "CallKind",
+    "Call",
+    "Card",
+    "EffectKind",
+    "Effect",
+    "Option",
+    "Question",
+    "TraceStep",
+    "LawCitation",
+    "Ruling",
+]
+
+
+class Seat(str, enum.Enum):
+    """A seat at the table. Play and the auction go clockwise N, E, S, W."""
+
+    N = "N"
+    E = "E"
+    S = "S"
+    W = "W"
+
+    @property
+    def lho(self) -> "Seat":
+        """The player on this seat's left (next in rotation)."""
+        return _SEATS[(_SEATS.index(self) + 1) % 4]
+
+    @property
+    def rho(self) -> "Seat":
+        """The player on this seat's right."""
+        return _SEATS[(_SEATS.index(self) + 3) % 4]
+
+    @property
+    def partner(self) -> "Seat":
+        return _SEATS[(_SEATS.index(self) + 2) % 4]
+
+    @property
+    def side(self) -> "Side":
+        return Side.NS if self in (Seat.N, Seat.S) else Side.EW
+
+    def after(self, steps: int) -> "Seat":
+        return _SEATS[(_SEATS.index(self) + steps) % 4]
+
+    @classmethod
+    def parse(cls, text: object, field_name: str = "seat") -> "Seat":
+        if isinstance(text, Seat):
+            return text
+        if isinstance(text, str) and text.upper() in ("N", "E", "S", "W"):
+            return cls(text.upper())
+        raise InputError(field_name, f"expected a seat N, E, S or W, got {text!r}")
+
+    def __repr__(self) -> str:
+        return f"<Seat.{self.value}: '{self.value}'>"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_SEATS = [Seat.N, Seat.E, Seat.S, Seat.W]
+
+
+class Side(str, enum.Enum):
+    """A partnership."""
+
+    NS = "NS"
+    EW = "EW"
+
+    @property
+    def other(self) -> "Side":
+        return Side.EW if self is Side.NS else Side.NS
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        return (Seat.N, Seat.S) if self is Side.NS else (Seat.E, Seat.W)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Strain(str, enum.Enum):
+    """A denomination: clubs, diamonds, hearts, spades, royal spades, no trump."""
+
+    C = "C"
+    D = "D"
+    H = "H"
+    S = "S"
+    R = "R"
+    NT = "NT"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Suit(str, enum.Enum):
+    """A suit of cards."""
+
+    C = "C"
+    D = "D"
+    H = "H"
+    S = "S"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class CallKind(str, enum.Enum):
+    BID = "bid"
+    PASS = "pass"
+    DOUBLE = "double"
+    REDOUBLE = "redouble"
+
+
+_CALL_RE = re.compile(r"^([1-7])(C|D|H|S|R|NT)$")
+
+
+class Call:
+    """One call of an auction: ``Call('1S')``, ``Call('P')``, ``Call('X')``, ``Call('XX')``.
+
+    Bids are a level 1-7 and a strain C D H S R (royal spades) or NT.
+    """
+
+    __slots__ = ("text", "kind", "level", "strain")
+
+    text: str
+    kind: CallKind
+    level: int | None
+    strain: Strain | None
+
+    def __init__(self, text: str, field_name: str = "call") -> None:
+        if not isinstance(text, str):
+            raise InputError(field_name, f"expected a call such as 1S, 2NT, P, X or XX, got {text!r}")
+        t = text.strip().upper()
+        aliases = {"PASS": "P", "DOUBLE": "X", "REDOUBLE": "XX", "N": "NT"}
+        t = aliases.get(t, t)
+        if t.endswith("N") and not t.endswith("NT") and len(t) == 2:
+            t = t + "T"
+        kind: CallKind
+        level: int | None = None
+        strain: Strain | None = None
+        if t == "P":
+            kind = CallKind.PASS
+        elif t == "X":
+            kind = CallKind.DOUBLE
+        elif t == "XX":
+            kind = CallKind.REDOUBLE
+        else:
+            m = _CALL_RE.match(t)
+            if not m:
+                raise InputError(
+                    field_name,
+                    f"{text!r} is not a call: expected a level 1-7 and a strain C D H S R NT "
+                    "(e.g. 1S, 2NT), or P, X, XX",
+                )
+            kind = CallKind.BID
+            level = int(m.group(1))
+            strain = Strain(m.group(2))
+        object.__setattr__(self, "text", t)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "strain", strain)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Call is immutable")
+
+    @property
+    def is_bid(self) -> bool:
+        return self.kind is CallKind.BID
+
+    def __repr__(self) -> str:
+        return f"Call({self.text!r})"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Call) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(("Call", self.text))
+
+
+_RANKS = "23456789TJQKA"
+
+
+class Card:
+    """A card: suit letter then rank, ``Card('SA')``, ``Card('HT')`` (``H10`` is read as ``HT``)."""
+
+    __slots__ = ("text", "suit", "rank")
+
+    text: str
+    suit: Suit
+    rank: str
+
+    def __init__(self, text: str, field_name: str = "card") -> None:
+        if not isinstance(text, str):
+            raise InputError(field_name, f"expected a card such as SA, HT, C2, got {text!r}")
+        t = text.strip().upper().replace("10", "T")
+        if len(t) != 2 or t[0] not in "CDHS" or t[1] not in _RANKS:
+            raise InputError(field_name, f"{text!r} is not a card: expected suit C D H S then rank 2-9 T J Q K A (e.g. SA, HT)")
+        object.__setattr__(self, "text", t)
+        object.__setattr__(self, "suit", Suit(t[0]))
+        object.__setattr__(self, "rank", t[1])
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Card is immutable")
+
+    @property
+    def rank_index(self) -> int:
+        return _RANKS.index(self.rank)
+
+    def __repr__(self) -> str:
+        return f"Card({self.text!r})"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(("Card", self.text))
+
+
+class EffectKind(str, enum.Enum):
+    """What a remedy does. Documented, with its fields, in ``schema/ruling.schema.json``."""
+
+    NEW_DEAL = "new_deal"
+    SCORE = "score"
+    NO_TRICK_SCORE = "no_trick_score"
+    TRANSFER_TRICKS = "transfer_tricks"
+    BAR = "bar"
+    AMEND_CALL = "amend_call"
+    FINAL_DECLARATION = "final_declaration"
+    CALL_STANDS = "call_stands"
+    CANCEL_CALL = "cancel_call"
+    EXPOSED_CARD = "exposed_card"
+    CALL_LEAD = "call_lead"
+    FORBID_LEAD = "forbid_lead"
+    PLAY_HIGHEST = "play_highest"
+    PLAY_LOWEST = "play_lowest"
+    WIN_TRICK = "win_trick"
+    LOSE_TRICK = "lose_trick"
+    RETRACT = "retract"
+    TRICK_STANDS = "trick_stands"
+    NO_PENALTY = "no_penalty"
+    NO_PROVISION = "no_provision"
+    DEAL_STANDS = "deal_stands"
+    RESHUFFLE = "reshuffle"
+    RIGHT_LOST = "right_lost"
+    REVOKE_PENALTY = "revoke_penalty"
+    PLAY_CARD = "play_card"
+    LEAD_FROM = "lead_from"
+    CORRECT_SCORE = "correct_score"
+    PLACE_CARDS = "place_cards"
+    DISCRETION = "discretion"
+    PROCEDURE = "procedure"
+    PAY_STAKES = "pay_stakes"
+    AVERAGE_SCORE = "average_score"
+    HONOURS_ONLY = "honours_only"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One consequence: ``Effect(EffectKind.SCORE, (('side', 'EW'), ('column', 'honour'), ('points', 100)))``."""
+
+    kind: EffectKind
+    args: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, name: str, default: Any = None) -> Any:
+        for k, v in self.args:
+            if k == name:
+                return v
+        return default
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind.value}
+        for k, v in self.args:
+            d[k] = _plain(v)
+        return d
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, enum.Enum):
+        return v.value
+    if isinstance(v, (Call, Card)):
+        return v.text
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
+@dataclass(frozen=True)
+class Option:
+    """A remedy the innocent side may choose; ``chooser`` is a seat, or a side meaning either of it."""
+
+    id: str
+    chooser: str
+    law: str
+    effects: tuple[Effect, ...]
+    provision: str = ""
+    label: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id,
+            "chooser": self.chooser,
+            "law": self.law,
+            "effects": [e.to_dict() for e in self.effects],
+        }
+        if self.label:
+            d["label"] = self.label
+        if self.provision:
+            d["provision"] = self.provision
+        return d
+
+
+@dataclass(frozen=True)
+class Question:
+    """A fact a matching provision needs and nobody gave."""
+
+    fact: str
+    ask: str
+    provisions: tuple[str, ...]
+    type: str = "bool"
+    choices: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"fact": self.fact, "ask": self.ask, "type": self.type, "provisions": list(self.provisions)}
+        if self.choices:
+            d["choices"] = list(self.choices)
+        return d
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One provision the referee considered, and why it did or did not apply."""
+
+    provision: str
+    law: str
+    applied: bool
+    because: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"provision": self.provision, "law": self.law, "applied": self.applied, "because": self.because}
+
+
+@dataclass(frozen=True)
+class LawCitation:
+    """A law quoted in a ruling, with the footnotes the ruling rests on."""
+
+    number: str
+    text: str
+    heading: str = ""
+    clause: str = ""
+    footnotes: tuple[tuple[str, str], ...] = ()
+    source: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"number": self.number, "text": self.text}
+        if self.heading:
+            d["heading"] = self.heading
+        if self.clause:
+            d["clause"] = self.clause
+        if self.footnotes:
+            d["footnotes"] = [{"number": n, "text": t} for n, t in self.footnotes]
+        if self.source:
+            d["source"] = self.source
+        return d
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The referee's answer to an incident."""
+
+    code: str
+    irregularity: str
+    laws: tuple[LawCitation, ...] = ()
+    effects: tuple[Effect, ...] = ()
+    options: tuple[Option, ...] = ()
+    questions: tuple[Question, ...] = ()
+    notes: tuple[str, ...] = ()
+    trace: tuple[TraceStep, ...] = ()
+    facts: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def complete(self) -> bool:
+        """True when no question is left open."""
+        return not self.questions
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "irregularity": self.irregularity,
+            "laws": [c.to_dict() for c in self.laws],
+            "effects": [e.to_dict() for e in self.effects],
+            "options": [o.to_dict() for o in self.options],
+            "questions": [q.to_dict() for q in self.questions],
+            "notes": list(self.notes),
+            "trace": [t.to_dict() for t in self.trace],
+            "facts": {k: _plain(v) for k, v in self.facts.items()},
+        }

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+
+def expectations(path: Path) -> dict[str, str]:
+    """The `# error:`, `# at:` ... comment lines heading a broken fixture."""
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^#\s*([a-z-]+):\s*(.*)$", line)
+        if not m:
+            break
+        out[m.group(1)] = m.group(2)
+    return out
+
+
+@pytest.fixture(autouse=True)
+def _fresh_data_dir(monkeypatch):
+    """Tests that point BRIDGELAW_DATA elsewhere must not leak cached codes."""
+    from bridgelaw.loader import clear_cache
+
+    yield
+    clear_cache()

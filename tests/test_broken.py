@@ -1,0 +1,93 @@
+"""Broken law files and incidents, each named after the error it must raise."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bridgelaw import InputError, LawFileError, load_code, rule
+from bridgelaw.loader import clear_cache
+
+from conftest import ROOT, expectations
+
+BROKEN = Path(__file__).parent / "broken"
+LAW_FILES = sorted((BROKEN / "law-files").glob("*.yaml"))
+CODES = sorted(p for p in (BROKEN / "codes").iterdir() if p.is_dir())
+INCIDENTS = sorted((BROKEN / "incidents").glob("*.yaml"))
+
+
+def _laws_dir(tmp_path: Path) -> Path:
+    laws = tmp_path / "laws"
+    laws.mkdir()
+    for name in ("kinds.yaml", "topics.yaml"):
+        shutil.copy(ROOT / "laws" / name, laws / name)
+    return laws
+
+
+@pytest.mark.parametrize("path", LAW_FILES, ids=[p.stem for p in LAW_FILES])
+def test_broken_law_file(path, tmp_path, monkeypatch):
+    want = expectations(path)
+    laws = _laws_dir(tmp_path)
+    code = laws / "broken"
+    code.mkdir()
+    (code / "code.yaml").write_text("id: broken\ntitle: Broken\nauthority: Test\nyear: 1913\ngame: auction\n"
+                                    "source: {file: none}\n")
+    shutil.copy(ROOT / "laws" / "wcny-1913" / "parameters.yaml", code / "parameters.yaml")
+    shutil.copy(path, code / "01-broken.yaml")
+    monkeypatch.setenv("BRIDGELAW_DATA", str(tmp_path))
+    clear_cache()
+    with pytest.raises(LawFileError) as info:
+        load_code("broken")
+    e = info.value
+    assert want["error"] in str(e)
+    assert e.path == "laws/broken/01-broken.yaml"
+    assert e.line is not None and e.column is not None
+    if "at" in want:
+        assert f"{e.line}:{e.column}" == want["at"]
+    if "did-you-mean" in want:
+        assert f"did you mean '{want['did-you-mean']}'" in str(e)
+    # the caret sits under the reported column of the quoted source line
+    if e.source_line is not None:
+        lines = str(e).splitlines()
+        assert lines[2].index("^") == 4 + e.column - 1
+
+
+@pytest.mark.parametrize("folder", CODES, ids=[p.name for p in CODES])
+def test_broken_code(folder, tmp_path, monkeypatch):
+    want = expectations(folder / "code.yaml")
+    laws = _laws_dir(tmp_path)
+    shutil.copytree(ROOT / "laws" / "wcny-1913", laws / "wcny-1913")
+    shutil.copytree(folder, laws / folder.name)
+    monkeypatch.setenv("BRIDGELAW_DATA", str(tmp_path))
+    clear_cache()
+    with pytest.raises(LawFileError) as info:
+        load_code(folder.name)
+    assert want["error"] in str(info.value)
+    assert info.value.line is not None
+
+
+@pytest.mark.parametrize("path", INCIDENTS, ids=[p.stem for p in INCIDENTS])
+def test_broken_incident_cli(path):
+    want = expectations(path)
+    proc = subprocess.run([sys.executable, "-m", "bridgelaw.cli", "rule", str(path)], capture_output=True, text=True)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stdout == ""
+    err = proc.stderr.strip().splitlines()
+    assert len(err) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert want["error"] in err[0]
+
+
+@pytest.mark.parametrize("path", [p for p in INCIDENTS if p.stem != "not-yaml"],
+                         ids=[p.stem for p in INCIDENTS if p.stem != "not-yaml"])
+def test_broken_incident_api(path):
+    import yaml
+
+    want = expectations(path)
+    with pytest.raises(InputError) as info:
+        rule(yaml.safe_load(path.read_text()))
+    assert want["error"] in str(info.value)
