@@ -107,14 +107,15 @@ def cmd_law(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_law_dict(code, law), indent=2, ensure_ascii=False))
         return 0
-    head = f"{code.id} — law {law.number}" + (f" ({law.heading})" if law.heading else "")
+    shown = law.number if law.number == number or not law.missing else number
+    head = f"{code.id} — law {shown}" + (f" ({law.heading})" if law.heading else "")
     print(head)
     if law.missing:
         print(_wrap(f"MISSING: {law.note or 'this law is in no source'}"))
         return 0
     if not law.binding:
         print("    (etiquette: guidance, not law)")
-    print(_wrap(law.text or ""))
+    print(_wrap((law.text or "").replace("[^", "[")))
     for n, t in law.footnotes:
         print(_wrap(f"[{n}] {t}", "      "))
     if law.note:
@@ -211,7 +212,7 @@ def _print_ruling(r: Any, code: Any) -> None:
         print("\nThe law:")
         for c in r.laws:
             print(f"  Law {c.number}" + (f" ({c.heading})" if c.heading else ""))
-            print(_wrap(c.text))
+            print(_wrap(c.text.replace("[^", "[")))
             for n, t in c.footnotes:
                 print(_wrap(f"[{n}] {t}", "      "))
 

@@ -22,8 +22,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Union
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .errors import ConditionError, did_you_mean
 from .resources import grammar_path
@@ -104,63 +102,72 @@ class Arith(Node):
 Expr = Union[Lit, Path, FnCall, ListExpr, Not, BoolOp, Compare, Arith]
 
 
-@v_args(meta=True)
-class _Shaper(Transformer):  # type: ignore[type-arg]
-    """Only shapes lark's tree into our dataclasses; it checks nothing."""
+@lru_cache(maxsize=1)
+def _shaper() -> Any:
+    """lark's Transformer that shapes the tree; built on first use so a warm start never imports lark."""
+    from lark import Token, Transformer, v_args
 
-    def int_(self, meta: Any, c: list[Token]) -> Lit:
-        return Lit(c[0].line, c[0].column, int(c[0]))
+    @v_args(meta=True)
+    class _Shaper(Transformer):  # type: ignore[type-arg]
+        """Only shapes lark's tree into our dataclasses; it checks nothing."""
 
-    def string(self, meta: Any, c: list[Token]) -> Lit:
-        return Lit(c[0].line, c[0].column, str(c[0])[1:-1])
+        def int_(self, meta: Any, c: list[Token]) -> Lit:
+            return Lit(c[0].line, c[0].column, int(c[0]))
 
-    def true(self, meta: Any, c: list[Any]) -> Lit:
-        return Lit(meta.line, meta.column, True)
+        def string(self, meta: Any, c: list[Token]) -> Lit:
+            return Lit(c[0].line, c[0].column, str(c[0])[1:-1])
 
-    def false(self, meta: Any, c: list[Any]) -> Lit:
-        return Lit(meta.line, meta.column, False)
+        def true(self, meta: Any, c: list[Any]) -> Lit:
+            return Lit(meta.line, meta.column, True)
 
-    def path(self, meta: Any, c: list[Token]) -> Path:
-        return Path(c[0].line, c[0].column, tuple(str(t) for t in c))
+        def false(self, meta: Any, c: list[Any]) -> Lit:
+            return Lit(meta.line, meta.column, False)
 
-    def call(self, meta: Any, c: list[Any]) -> FnCall:
-        name = c[0]
-        args = tuple(a for a in c[1:] if a is not None)
-        return FnCall(name.line, name.column, str(name), args)
+        def path(self, meta: Any, c: list[Token]) -> Path:
+            return Path(c[0].line, c[0].column, tuple(str(t) for t in c))
 
-    def list_(self, meta: Any, c: list[Any]) -> ListExpr:
-        return ListExpr(meta.line, meta.column, tuple(a for a in c if a is not None))
+        def call(self, meta: Any, c: list[Any]) -> FnCall:
+            name = c[0]
+            args = tuple(a for a in c[1:] if a is not None)
+            return FnCall(name.line, name.column, str(name), args)
 
-    def not_(self, meta: Any, c: list[Any]) -> Not:
-        return Not(meta.line, meta.column, c[0])
+        def list_(self, meta: Any, c: list[Any]) -> ListExpr:
+            return ListExpr(meta.line, meta.column, tuple(a for a in c if a is not None))
 
-    def and_(self, meta: Any, c: list[Any]) -> BoolOp:
-        return BoolOp(c[0].line, c[0].column, "and", c[0], c[1])
+        def not_(self, meta: Any, c: list[Any]) -> Not:
+            return Not(meta.line, meta.column, c[0])
 
-    def or_(self, meta: Any, c: list[Any]) -> BoolOp:
-        return BoolOp(c[0].line, c[0].column, "or", c[0], c[1])
+        def and_(self, meta: Any, c: list[Any]) -> BoolOp:
+            return BoolOp(c[0].line, c[0].column, "and", c[0], c[1])
 
-    def compare(self, meta: Any, c: list[Any]) -> Compare:
-        return Compare(c[1].line, c[1].column, str(c[1]), c[0], c[2])
+        def or_(self, meta: Any, c: list[Any]) -> BoolOp:
+            return BoolOp(c[0].line, c[0].column, "or", c[0], c[1])
 
-    def is_(self, meta: Any, c: list[Any]) -> Compare:
-        return Compare(c[0].line, c[0].column, "is", c[0], c[1])
+        def compare(self, meta: Any, c: list[Any]) -> Compare:
+            return Compare(c[1].line, c[1].column, str(c[1]), c[0], c[2])
 
-    def is_not(self, meta: Any, c: list[Any]) -> Compare:
-        return Compare(c[0].line, c[0].column, "isnot", c[0], c[1])
+        def is_(self, meta: Any, c: list[Any]) -> Compare:
+            return Compare(c[0].line, c[0].column, "is", c[0], c[1])
 
-    def in_(self, meta: Any, c: list[Any]) -> Compare:
-        return Compare(c[0].line, c[0].column, "in", c[0], c[1])
+        def is_not(self, meta: Any, c: list[Any]) -> Compare:
+            return Compare(c[0].line, c[0].column, "isnot", c[0], c[1])
 
-    def not_in(self, meta: Any, c: list[Any]) -> Compare:
-        return Compare(c[0].line, c[0].column, "notin", c[0], c[1])
+        def in_(self, meta: Any, c: list[Any]) -> Compare:
+            return Compare(c[0].line, c[0].column, "in", c[0], c[1])
 
-    def arith(self, meta: Any, c: list[Any]) -> Arith:
-        return Arith(c[1].line, c[1].column, str(c[1]), c[0], c[2])
+        def not_in(self, meta: Any, c: list[Any]) -> Compare:
+            return Compare(c[0].line, c[0].column, "notin", c[0], c[1])
+
+        def arith(self, meta: Any, c: list[Any]) -> Arith:
+            return Arith(c[1].line, c[1].column, str(c[1]), c[0], c[2])
+
+    return _Shaper()
 
 
 @lru_cache(maxsize=1)
-def _parser() -> Lark:
+def _parser() -> Any:
+    from lark import Lark
+
     return Lark(
         grammar_path().read_text(encoding="utf-8"),
         parser="lalr",
@@ -199,6 +206,11 @@ def parse(text: str, where: Where | None = None) -> Expr:
         where = Where(where.path, where.line, where.column, tuple(text.splitlines()) or ("",), where.field)
     if not isinstance(text, str) or not text.strip():
         raise where.at(1, 1, "empty condition: expected an expression such as 'established and offender is adversary'")
+    trees = _tree_cache()
+    if text in trees:
+        return trees[text]
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:
@@ -216,7 +228,62 @@ def parse(text: str, where: Where | None = None) -> Expr:
         raise where.at(tok.line, tok.column, f"unexpected {str(tok)!r} in condition; expected one of: {expected}") from None
     except UnexpectedInput as e:  # pragma: no cover - any other lark complaint
         raise where.at(getattr(e, "line", 1), getattr(e, "column", 1), f"cannot parse condition: {e}") from None
-    return _Shaper().transform(tree)  # type: ignore[no-any-return]
+    shaped: Expr = _shaper().transform(tree)
+    trees[text] = shaped
+    _TREES_DIRTY[0] = True
+    return shaped
+
+
+_TREES: dict[str, Expr] = {}
+_TREES_LOADED = [False]
+_TREES_DIRTY = [False]
+
+
+def _tree_cache_path() -> Any:
+    from .cache import cache_dir
+
+    root = cache_dir()
+    if root is None:
+        return None
+    st = grammar_path().stat()
+    return root / f"conditions-{st.st_size}-{st.st_mtime_ns}.pickle"
+
+
+def _tree_cache() -> dict[str, Expr]:
+    if not _TREES_LOADED[0]:
+        _TREES_LOADED[0] = True
+        path = _tree_cache_path()
+        if path is not None:
+            try:
+                import pickle
+
+                with open(path, "rb") as f:
+                    _TREES.update(pickle.load(f))
+            except Exception:  # no cache yet, or an unreadable one: parse afresh
+                pass
+    return _TREES
+
+
+def save_tree_cache() -> None:
+    """Write parse trees learnt in this process, so the next start need not import lark."""
+    if not _TREES_DIRTY[0]:
+        return
+    path = _tree_cache_path()
+    if path is None:
+        return
+    import os
+    import pickle
+    import tempfile
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(dict(_TREES), f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+        _TREES_DIRTY[0] = False
+    except OSError:
+        pass
 
 
 _TOKEN_NAMES = {
@@ -492,13 +559,20 @@ class MissingFact(Exception):
 
 
 class Facts(dict):  # type: ignore[type-arg]
-    """The facts of one incident. ``code_value`` prices a bid under the incident's code."""
+    """The facts of one incident (no ``None`` values: an unknown fact is absent).
+
+    ``code_value`` prices a bid under the incident's code. Reading an absent
+    fact raises :class:`MissingFact`.
+    """
 
     __slots__ = ("code_value",)
 
     def __init__(self, data: Mapping[str, Any], code_value: Callable[[Call], int]) -> None:
-        super().__init__(data)
+        super().__init__((k, v) for k, v in data.items() if v is not None)
         self.code_value = code_value
+
+    def __missing__(self, key: str) -> Any:
+        raise MissingFact(key)
 
 
 Compiled = Callable[[Facts], Any]
@@ -528,89 +602,72 @@ def _const(node: Expr, env: Env) -> tuple[bool, Any]:
 
 
 def compile_expr(node: Expr, env: Env) -> Compiled:
-    """Compile a checked tree into a closure over :class:`Facts`."""
+    """Compile a checked tree into a Python function of :class:`Facts`.
+
+    Python source is generated from *our* checked tree — fact names were
+    checked against the catalogue, attributes against a whitelist, literals
+    are written with ``repr`` and parameters folded into constants — and
+    compiled once; the condition text itself is never evaluated. A fact
+    nobody gave raises :class:`MissingFact` from ``Facts.__missing__``.
+    """
     ok, value = _const(node, env)
     if ok:
         return lambda f: value
+    namespace: dict[str, Any] = {"_FN": {k: v[2] for k, v in FUNCTIONS.items()}, "_role": _role_test,
+                                 "_attr": _attr}
+    consts: list[Any] = []
+    src = _py(node, env, consts)
+    namespace["_K"] = tuple(consts)
+    code = compile(f"def _condition(f):\n    return {src}\n", "<bridgelaw condition>", "exec")
+    exec(code, namespace)  # our generated source, built only from the checked tree
+    fn: Compiled = namespace["_condition"]
+    return fn
+
+
+def _py(node: Expr, env: Env, consts: list[Any]) -> str:
+    ok, value = _const(node, env)
+    if ok:
+        if isinstance(value, (bool, int, str)) or value is None:
+            return repr(value)
+        consts.append(value)
+        return f"_K[{len(consts) - 1}]"
     if isinstance(node, Path):
-        return _compile_path(node)
+        src = f"f[{node.names[0]!r}]"
+        for a in node.names[1:]:
+            src = f"_attr({src}, {a!r}, {'.'.join(node.names)!r})"
+        return src
     if isinstance(node, FnCall):
-        impl = FUNCTIONS[node.name][2]
-        args = [compile_expr(a, env) for a in node.args]
-        if len(args) == 1:
-            a0 = args[0]
-            return lambda f: impl(f, a0(f))
-        return lambda f: impl(f, *(a(f) for a in args))
+        args = ", ".join(_py(a, env, consts) for a in node.args)
+        return f"_FN[{node.name!r}](f, {args})"
     if isinstance(node, ListExpr):
-        items = [compile_expr(i, env) for i in node.items]
-        return lambda f: tuple(i(f) for i in items)
+        return "(" + "".join(_py(i, env, consts) + ", " for i in node.items) + ")"
     if isinstance(node, Not):
-        inner = compile_expr(node.operand, env)
-        return lambda f: not inner(f)
+        return f"(not {_py(node.operand, env, consts)})"
     if isinstance(node, BoolOp):
-        left, right = compile_expr(node.left, env), compile_expr(node.right, env)
-        if node.op == "and":
-            return lambda f: left(f) and right(f)
-        return lambda f: left(f) or right(f)
+        return f"({_py(node.left, env, consts)} {node.op} {_py(node.right, env, consts)})"
     if isinstance(node, Arith):
-        left, right = compile_expr(node.left, env), compile_expr(node.right, env)
-        op = _ARITH[node.op]
-        return lambda f: op(left(f), right(f))
+        op = "//" if node.op == "/" else node.op
+        return f"({_py(node.left, env, consts)} {op} {_py(node.right, env, consts)})"
     if isinstance(node, Compare):
-        return _compile_compare(node, env)
+        if node.op in ("is", "isnot") and isinstance(node.right, Path) and node.right.names[0] in ROLES:
+            return f"_role(f, {_py(node.left, env, consts)}, {node.right.names[0]!r}, {node.op == 'isnot'})"
+        ops = {"is": "==", "isnot": "!=", "in": "in", "notin": "not in"}
+        return f"({_py(node.left, env, consts)} {ops.get(node.op, node.op)} {_py(node.right, env, consts)})"
     raise AssertionError(node)  # pragma: no cover
 
 
-def _compile_path(node: Path) -> Compiled:
-    head, rest = node.names[0], node.names[1:]
-
-    def fetch(f: Facts) -> Any:
-        try:
-            v = f[head]
-        except KeyError:
-            raise MissingFact(head) from None
-        if v is None:
-            raise MissingFact(head)
-        return v
-
-    if not rest:
-        return fetch
-    attrs = rest
-
-    def fetch_attr(f: Facts) -> Any:
-        v = fetch(f)
-        for a in attrs:
-            v = getattr(v, a)
-            if v is None:
-                raise MissingFact(".".join(node.names))
-        return v
-
-    return fetch_attr
+def _attr(value: Any, name: str, path: str) -> Any:
+    v = getattr(value, name)
+    if v is None:
+        raise MissingFact(path)
+    return v
 
 
-def _compile_compare(node: Compare, env: Env) -> Compiled:
-    if node.op in ("is", "isnot") and isinstance(node.right, Path) and node.right.names[0] in ROLES:
-        left = compile_expr(node.left, env)
-        role = node.right.names[0]
-        negate = node.op == "isnot"
-
-        def role_test(f: Facts) -> bool:
-            seat = left(f)
-            declarer = f.get("declarer")
-            if declarer is None:
-                raise MissingFact("declarer")
-            on_declaring_side = Seat(seat).side is Seat(declarer).side
-            result = (not on_declaring_side) if role == "adversary" else on_declaring_side
-            return result != negate
-
-        return role_test
-    left, right = compile_expr(node.left, env), compile_expr(node.right, env)
-    if node.op == "in":
-        return lambda f: left(f) in right(f)
-    if node.op == "notin":
-        return lambda f: left(f) not in right(f)
-    op = _CMP[node.op]
-    return lambda f: op(left(f), right(f))
+def _role_test(f: "Facts", seat: Any, role: str, negate: bool) -> bool:
+    declarer = f["declarer"]
+    on_declaring_side = Seat(seat).side is Seat(declarer).side
+    result = (not on_declaring_side) if role == "adversary" else on_declaring_side
+    return result != negate
 
 
 def compile_condition(text: str, env: Env, where: Where | None = None, want: Type | None = BOOL) -> tuple[Expr, Compiled]:

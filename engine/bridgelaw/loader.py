@@ -10,6 +10,7 @@ ids in ``overrides``.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -18,8 +19,9 @@ from typing import Any, Callable, Mapping
 
 from .conditions import (
     BOOL, CALL, CARD, INT, SEAT, SIDE, STR, SUIT, Compiled, Env, Expr, Type, Where, compile_condition, describe,
-    names_used,
+    names_used, save_tree_cache,
 )
+from .cache import cached
 from .errors import ConditionError, LawFileError, UnknownCodeError, did_you_mean
 from .resources import laws_dir, schema_dir
 from .values import Call, EffectKind, Strain
@@ -129,6 +131,8 @@ class Provision:
     notes: tuple[str, ...]
     cites: tuple[str, ...]
     needs: frozenset[str]
+    when_shown: str = ""
+    needs_sorted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -294,8 +298,11 @@ _cache: dict[tuple[str, str], Code] = {}
 
 def load_code(code_id: str) -> Code:
     """Load, validate, resolve and compile one code (cached per process)."""
+    key = (os.environ.get("BRIDGELAW_DATA", ""), code_id)
+    code = _cache.get(key)
+    if code is not None:
+        return code
     root = laws_dir()
-    key = (str(root), code_id)
     if key not in _cache:
         if not isinstance(code_id, str) or not re.fullmatch(r"[a-z0-9-]+", code_id) or \
                 not (root / code_id / "code.yaml").is_file():
@@ -303,6 +310,7 @@ def load_code(code_id: str) -> Code:
             raise UnknownCodeError("code", f"unknown code {code_id!r}; codes are {', '.join(ids)}"
                                    + did_you_mean(str(code_id), ids))
         _cache[key] = _load(root, code_id, ())
+        save_tree_cache()
     return _cache[key]
 
 
@@ -340,8 +348,7 @@ class _Raw:
 
 def _read(root: Path, code_id: str) -> _Raw:
     folder = root / code_id
-    meta_src = load_yaml(folder / "code.yaml", _rel(root, folder / "code.yaml"))
-    validate(meta_src, "code.schema.json")
+    meta_src = _read_validated(folder / "code.yaml", _rel(root, folder / "code.yaml"), "code.schema.json")
     meta = meta_src.data
     if meta["id"] != code_id:
         raise meta_src.error(("id",), f"id {meta['id']!r} does not match the folder name {code_id!r}")
@@ -362,9 +369,8 @@ def _read(root: Path, code_id: str) -> _Raw:
                    and re.match(r"^\d\d-", p.name))
     sources: dict[str, Source] = {}
     for path in files:
-        src = load_yaml(path, _rel(root, path))
+        src = _read_validated(path, _rel(root, path))
         sources[src.path] = src
-        validate(src, "law-file.schema.json")
         data = src.data
         binding = data.get("binding", True)
         for i, raw in enumerate(data.get("laws") or []):
@@ -400,6 +406,18 @@ def _read(root: Path, code_id: str) -> _Raw:
                 file=src.path, code=code_id, raw_provisions=provs,
             ))
     return _Raw(meta, meta_src, laws, params, params_src, sources, positions, after, omitted)
+
+
+def _read_validated(path: Path, display: str, schema: str = "law-file.schema.json") -> Source:
+    """A file, read and validated once; later runs take it from the cache while it is unchanged."""
+
+    def build() -> Source:
+        src = load_yaml(path, display)
+        validate(src, schema)
+        return src
+
+    return cached(f"{schema}:{path.resolve()}:{display}", [path, schema_dir() / schema],  # type: ignore[no-any-return]
+                  build)
 
 
 def _reflow(text: str) -> str:
@@ -590,6 +608,7 @@ def _compile_provision(code: Code, law: Law, src: Source, key: tuple[Any, ...], 
         effects=effects, chooser_text=chooser_text, chooser=chooser, options=tuple(options),
         overrides=tuple(spec.get("overrides") or ()), footnotes=tuple(spec.get("footnotes") or ()),
         notes=tuple(spec.get("notes") or ()), cites=tuple(spec.get("cites") or ()), needs=frozenset(needs),
+        when_shown=describe(tree) if tree is not None else "true", needs_sorted=tuple(sorted(needs)),
     )
 
 
@@ -629,4 +648,4 @@ def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], 
     return EffectSpec(kind, tuple(fields))
 
 
-_ = (Callable, Strain, describe)
+_ = (Callable, Strain)

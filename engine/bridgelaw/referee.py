@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .conditions import Facts, MissingFact, describe
+from .conditions import Facts, MissingFact
 from .errors import InputError
 from .facts import Incident, derive, parse_incident
 from .loader import Code, EffectSpec, Provision, load_code, load_kinds
@@ -34,7 +34,7 @@ def rule(incident: Mapping[str, Any] | Incident) -> Ruling:
 def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
     provisions = code.by_kind.get(kind, ())
     applied: list[Provision] = []
-    trace: list[tuple[Provision, bool, str]] = []
+    trace: list[tuple[Provision, bool, Any]] = []
     asked: dict[str, list[str]] = {}
     for p in provisions:
         try:
@@ -45,9 +45,7 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
             continue
         if ok:
             applied.append(p)
-            trace.append((p, True, _because(p, facts, True)))
-        else:
-            trace.append((p, False, _because(p, facts, False)))
+        trace.append((p, ok, _because(p, facts, ok)))
 
     overridden: dict[str, Provision] = {}
     for p in applied:
@@ -60,7 +58,7 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
     for p, ok, because in trace:
         if ok and p.id in overridden:
             by = overridden[p.id]
-            final_trace.append(TraceStep(p.full_id, p.law, False, f"{because}; overridden by {by.full_id}"))
+            final_trace.append(TraceStep(p.full_id, p.law, False, _overridden(because, by)))
             continue
         final_trace.append(TraceStep(p.full_id, p.law, ok, because))
         if not ok:
@@ -93,15 +91,19 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
                   tuple(final_trace), facts)
 
 
-def _because(p: Provision, facts: Facts, result: bool) -> str:
+def _overridden(because: Any, by: Provision) -> Any:
+    return lambda: f"{because() if callable(because) else because}; overridden by {by.full_id}"
+
+
+def _because(p: Provision, facts: Facts, result: bool) -> Any:
+    return lambda: _explain(p, facts, result)
+
+
+def _explain(p: Provision, facts: Facts, result: bool) -> str:
     if p.when_tree is None:
         return "always applies"
-    shown = []
-    for name in sorted(p.needs):
-        v = facts.get(name)
-        if v is not None:
-            shown.append(f"{name}={_show(v)}")
-    return f"{describe(p.when_tree)}: {'true' if result else 'false'}" + (f" ({', '.join(shown)})" if shown else "")
+    shown = [f"{name}={_show(facts[name])}" for name in p.needs_sorted if name in facts]
+    return f"{p.when_shown}: {'true' if result else 'false'}" + (f" ({', '.join(shown)})" if shown else "")
 
 
 def _show(v: Any) -> str:

@@ -359,12 +359,27 @@ class Question:
 
 @dataclass(frozen=True)
 class TraceStep:
-    """One provision the referee considered, and why it did or did not apply."""
+    """One provision the referee considered, and why it did or did not apply.
+
+    ``because`` is worked out when first read (a game engine that never asks
+    why does not pay for the words).
+    """
 
     provision: str
     law: str
     applied: bool
-    because: str
+    reason: Any = field(repr=False, compare=False)
+
+    @property
+    def because(self) -> str:
+        r = self.reason
+        if callable(r):
+            r = r()
+            object.__setattr__(self, "reason", r)
+        return str(r)
+
+    def __repr__(self) -> str:
+        return f"TraceStep({self.provision!r}, {self.law!r}, {self.applied!r}, {self.because!r})"
 
     def to_dict(self) -> dict[str, Any]:
         return {"provision": self.provision, "law": self.law, "applied": self.applied, "because": self.because}
