@@ -219,6 +219,12 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
     if inc.declarer is not None:
         f["declarer"] = inc.declarer
 
+    if kind_id == "call_out_of_turn" and isinstance(f.get("call"), Call) and f["call"].kind is CallKind.PASS \
+            and not inc.has_auction:
+        notes.append("A pass out of turn is ruled under the pass-out-of-turn provisions.")
+        kind_id = "pass_out_of_turn"
+        kind = kinds[kind_id]
+        f.pop("call", None)
     if inc.has_auction:
         if inc.dealer is None:
             raise InputError("dealer", "is required with an auction record (calls are read from the dealer on)")
@@ -296,6 +302,9 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
                 raise InputError("irregularity", f"{call.text} over {prev.text} can be made sufficient at "
                                  f"{req.text}: that is an insufficient bid, not an impossible one")
     elif kind_id in ("call_out_of_turn", "pass_out_of_turn", "double_out_of_turn"):
+        if kind_id == "call_out_of_turn" and isinstance(f.get("call"), Call) and f["call"].kind is CallKind.PASS:
+            notes.append("A pass out of turn is ruled under the pass-out-of-turn provisions.")
+            kind_id = "pass_out_of_turn"
         turn = dealer.after(len(calls))
         f["turn"] = turn
         if f.get("offender") is not None and f["offender"] is turn:

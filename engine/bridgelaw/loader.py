@@ -251,37 +251,76 @@ _TYPES = {"bool": BOOL, "int": INT, "str": STR, "seat": SEAT, "side": SIDE, "cal
 
 @lru_cache(maxsize=None)
 def load_kinds(root: str | None = None) -> tuple[Mapping[str, FactSpec], Mapping[str, Kind]]:
-    """The irregularity catalogue: common facts, and each kind with its facts."""
+    """The irregularity catalogue: common facts, and each kind with its facts.
+
+    ``laws/kinds.yaml`` holds the catalogue; files in ``laws/kinds.d/`` may add
+    kinds, or add facts to a kind (never redefine one: that is an error).
+    """
     base = Path(root) if root else laws_dir()
     src = load_yaml(base / "kinds.yaml", "laws/kinds.yaml")
     data = src.data
     if not isinstance(data, dict) or not isinstance(data.get("kinds"), dict):
         raise src.error((), "expected 'common:' and 'kinds:' mappings")
-
-    def facts_of(raw: Any, key: tuple[Any, ...]) -> dict[str, FactSpec]:
-        out: dict[str, FactSpec] = {}
-        for name, spec in (raw or {}).items():
-            if not isinstance(spec, dict) or "type" not in spec or "ask" not in spec:
-                raise src.error(key + (name,), f"fact {name!r} needs 'type' and 'ask'")
-            t = spec["type"]
-            if isinstance(t, list):
-                ftype = Type("str", tuple(str(x) for x in t))
-            elif t in _TYPES:
-                ftype = _TYPES[t]
-            else:
-                raise src.error(key + (name, "type"), f"unknown type {t!r}; expected one of {', '.join(_TYPES)}"
-                                " or a list of choices" + did_you_mean(str(t), _TYPES))
-            out[name] = FactSpec(name, ftype, str(spec["ask"]), str(spec.get("derived", "")), spec.get("default"))
-        return out
-
-    common = facts_of(data.get("common"), ("common",))
+    common = _facts_of(src, data.get("common"), ("common",))
     kinds: dict[str, Kind] = {}
-    for kid, spec in data["kinds"].items():
+    _add_kinds(src, data["kinds"], kinds, common)
+    extra = base / "kinds.d"
+    if extra.is_dir():
+        for path in sorted(extra.glob("*.yaml")):
+            esrc = load_yaml(path, f"laws/kinds.d/{path.name}")
+            if not isinstance(esrc.data, dict) or set(esrc.data) - {"kinds"} or \
+                    not isinstance(esrc.data.get("kinds"), dict):
+                raise esrc.error((), "expected one mapping 'kinds:' (of new kinds, or facts to add to a kind)")
+            _add_kinds(esrc, esrc.data["kinds"], kinds, common)
+    return common, kinds
+
+
+def _facts_of(src: Source, raw: Any, key: tuple[Any, ...]) -> dict[str, FactSpec]:
+    out: dict[str, FactSpec] = {}
+    if raw is not None and not isinstance(raw, dict):
+        raise src.error(key, "expected a mapping of fact names to {type, ask}")
+    for name, spec in (raw or {}).items():
+        if not isinstance(spec, dict) or "type" not in spec or "ask" not in spec:
+            raise src.error(key + (name,), f"fact {name!r} needs 'type' and 'ask'")
+        for k in spec:
+            if k not in ("type", "ask", "derived", "default"):
+                raise src.error(key + (name, k), f"unknown key {k!r}; a fact has type, ask, derived, default")
+        t = spec["type"]
+        if isinstance(t, list):
+            ftype = Type("str", tuple(str(x) for x in t))
+        elif t in _TYPES:
+            ftype = _TYPES[t]
+        else:
+            raise src.error(key + (name, "type"), f"unknown type {t!r}; expected one of {', '.join(_TYPES)}"
+                            " or a list of choices" + did_you_mean(str(t), _TYPES))
+        out[name] = FactSpec(name, ftype, str(spec["ask"]), str(spec.get("derived", "")), spec.get("default"))
+    return out
+
+
+def _add_kinds(src: Source, raw: Mapping[str, Any], kinds: dict[str, Kind], common: Mapping[str, FactSpec]) -> None:
+    for kid, spec in raw.items():
         if not isinstance(spec, dict):
             raise src.error(("kinds", kid), "expected a mapping with phase, summary and facts")
-        kinds[kid] = Kind(kid, str(spec.get("phase", "")), str(spec.get("summary", "")),
-                          facts_of(spec.get("facts"), ("kinds", kid, "facts")))
-    return common, kinds
+        for k in spec:
+            if k not in ("phase", "summary", "facts"):
+                raise src.error(("kinds", kid, k), f"unknown key {k!r}; a kind has phase, summary, facts")
+        facts = _facts_of(src, spec.get("facts"), ("kinds", kid, "facts"))
+        for name in facts:
+            if name in common:
+                raise src.error(("kinds", kid, "facts", name), f"fact {name!r} is already a common fact")
+        if kid in kinds:
+            old = kinds[kid]
+            if "phase" in spec or "summary" in spec:
+                raise src.error(("kinds", kid), f"kind {kid!r} is already defined; here give only 'facts' to add")
+            for name, f in facts.items():
+                if name in old.facts and old.facts[name] != f:
+                    raise src.error(("kinds", kid, "facts", name),
+                                    f"fact {name!r} of {kid} is already defined differently")
+            kinds[kid] = Kind(kid, old.phase, old.summary, {**old.facts, **facts})
+        else:
+            if "phase" not in spec or "summary" not in spec:
+                raise src.error(("kinds", kid), f"new kind {kid!r} needs 'phase' and 'summary'")
+            kinds[kid] = Kind(kid, str(spec["phase"]), str(spec["summary"]), facts)
 
 
 # --------------------------------------------------------------------------

@@ -35,13 +35,14 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
     provisions = code.by_kind.get(kind, ())
     applied: list[Provision] = []
     trace: list[tuple[Provision, bool, Any]] = []
-    asked: dict[str, list[str]] = {}
+    asked: dict[str, list[Provision]] = {}
     for p in provisions:
         try:
             ok = bool(p.when(facts))
         except MissingFact as m:
-            asked.setdefault(m.name, []).append(p.full_id)
-            trace.append((p, False, f"needs {m.name}, which was not given"))
+            name = _asked_name(m.name, facts)
+            asked.setdefault(name, []).append(p)
+            trace.append((p, False, f"needs {name}, which was not given"))
             continue
         if ok:
             applied.append(p)
@@ -53,42 +54,55 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
             overridden.setdefault(o, p)
     effects: list[Effect] = []
     options: list[Option] = []
-    cited: dict[str, tuple[Provision, set[str]]] = {}
+    cited: dict[str, set[str]] = {}
     final_trace: list[TraceStep] = []
     for p, ok, because in trace:
         if ok and p.id in overridden:
-            by = overridden[p.id]
-            final_trace.append(TraceStep(p.full_id, p.law, False, _overridden(because, by)))
+            final_trace.append(TraceStep(p.full_id, p.law, False, _overridden(because, overridden[p.id])))
             continue
         final_trace.append(TraceStep(p.full_id, p.law, ok, because))
         if not ok:
             continue
         try:
-            effects.extend(_effects(p.effects, facts))
+            p_effects = _effects(p.effects, facts)
+            p_options: list[Option] = []
             if p.options:
                 assert p.chooser is not None
                 chooser = _seat_or_side(p.chooser(facts))
                 for o in p.options:
-                    if o.when is not None and not o.when(facts):
+                    try:
+                        if o.when is not None and not o.when(facts):
+                            continue
+                    except MissingFact as m:  # this option alone waits on an answer
+                        asked.setdefault(_asked_name(m.name, facts), []).append(p)
                         continue
-                    options.append(Option(o.id, chooser, p.law, tuple(_effects(o.effects, facts)), p.full_id, o.label))
+                    p_options.append(Option(o.id, chooser, p.law, tuple(_effects(o.effects, facts)), p.full_id,
+                                            o.label))
         except MissingFact as m:
-            asked.setdefault(m.name, []).append(p.full_id)
+            asked.setdefault(_asked_name(m.name, facts), []).append(p)
             continue
-        entry = cited.setdefault(p.law, (p, set()))
-        entry[1].update(p.footnotes)
+        effects.extend(p_effects)
+        options.extend(p_options)
+        cited.setdefault(p.law, set()).update(p.footnotes)
         for c in p.cites:
-            cited.setdefault(c, (p, set()))
+            cited.setdefault(c, set())
         notes.extend(p.notes)
 
-    questions = tuple(_question(kind, name, provs) for name, provs in asked.items())
+    # a question only a provision overridden by one that applies would need is not worth asking
+    questions = tuple(_question(kind, name, [p.full_id for p in provs]) for name, provs in asked.items()
+                      if any(p.id not in overridden for p in provs))
     if not effects and not options and not questions:
         effects.append(Effect(EffectKind.NO_PROVISION))
         notes.append(f"{code.id} prescribes no remedy for this: no provision of the code applies"
                      + (" (none answers this kind of irregularity)." if not provisions else "."))
-    laws = tuple(_cite(code, number, fns) for number, (_, fns) in cited.items())
+    laws = tuple(_cite(code, number, fns) for number, fns in cited.items())
     return Ruling(code.id, kind, laws, tuple(effects), tuple(options), questions, tuple(notes),
                   tuple(final_trace), facts)
+
+
+def _asked_name(name: str, facts: Facts) -> str:
+    """The dummy and the opening leader follow from the declarer: ask for him."""
+    return "declarer" if name in ("dummy", "leader") and "declarer" not in facts else name
 
 
 def _overridden(because: Any, by: Provision) -> Any:
