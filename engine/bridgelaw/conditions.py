@@ -568,7 +568,9 @@ class Facts(dict):  # type: ignore[type-arg]
     __slots__ = ("code_value",)
 
     def __init__(self, data: Mapping[str, Any], code_value: Callable[[Call], int]) -> None:
-        super().__init__((k, v) for k, v in data.items() if v is not None)
+        super().__init__(data)
+        for k in [k for k, v in self.items() if v is None]:
+            del self[k]
         self.code_value = code_value
 
     def __missing__(self, key: str) -> Any:

@@ -11,7 +11,8 @@ complete, the declarer, the dummy and the opening leader.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .conditions import Facts, Type
 from .errors import InputError, did_you_mean
@@ -57,7 +58,7 @@ def parse_incident(data: Any) -> Incident:
     """Check the shape of an incident mapping; every error names its field."""
     if isinstance(data, Incident):
         return data
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise InputError("incident", f"expected a mapping with code, irregularity, ...; got {type(data).__name__}")
     for k in data:
         if k not in _TOP:
@@ -83,7 +84,7 @@ def parse_incident(data: Any) -> Incident:
         if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at < max(len(calls), 1):
             raise InputError("offence_at", f"expected an index into auction (0 to {len(calls) - 1}), got {at!r}")
     facts = data.get("facts") or {}
-    if not isinstance(facts, Mapping):
+    if type(facts) is not dict and not isinstance(facts, Mapping):
         raise InputError("facts", f"expected a mapping of fact names to values, got {facts!r}")
     return Incident(str(data["code"]), str(data["irregularity"]), seats["dealer"], seats["declarer"],
                     seats["offender"], calls, at, dict(facts), has_auction)

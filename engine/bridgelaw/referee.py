@@ -55,13 +55,8 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
     effects: list[Effect] = []
     options: list[Option] = []
     cited: dict[str, set[str]] = {}
-    final_trace: list[TraceStep] = []
     for p, ok, because in trace:
-        if ok and p.id in overridden:
-            final_trace.append(TraceStep(p.full_id, p.law, False, _overridden(because, overridden[p.id])))
-            continue
-        final_trace.append(TraceStep(p.full_id, p.law, ok, because))
-        if not ok:
+        if not ok or p.id in overridden:
             continue
         try:
             p_effects = _effects(p.effects, facts)
@@ -97,7 +92,17 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
                      + (" (none answers this kind of irregularity)." if not provisions else "."))
     laws = tuple(_cite(code, number, fns) for number, fns in cited.items())
     return Ruling(code.id, kind, laws, tuple(effects), tuple(options), questions, tuple(notes),
-                  tuple(final_trace), facts)
+                  lambda: _trace_steps(trace, overridden), facts)
+
+
+def _trace_steps(trace: list[tuple[Provision, bool, Any]], overridden: dict[str, Provision]) -> list[TraceStep]:
+    out = []
+    for p, ok, because in trace:
+        if ok and p.id in overridden:
+            out.append(TraceStep(p.full_id, p.law, False, _overridden(because, overridden[p.id])))
+        else:
+            out.append(TraceStep(p.full_id, p.law, ok, because))
+    return out
 
 
 def _asked_name(name: str, facts: Facts) -> str:
@@ -164,8 +169,15 @@ def _question(kind: str, name: str, provisions: list[str]) -> Question:
 
 
 def _cite(code: Code, number: str, footnotes: set[str]) -> LawCitation:
+    cache: dict[tuple[str, frozenset[str]], LawCitation] = code.__dict__.setdefault("_cites", {})
+    key = (number, frozenset(footnotes))
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
     law = code.law(number)
     if law is None:
         raise InputError("code", f"{code.id} cites law {number}, which it does not have")  # pragma: no cover
     fns = tuple((n, t) for n, t in law.footnotes if n in footnotes)
-    return LawCitation(law.number, law.text or "", law.heading or "", "", fns, law.file)
+    cite = LawCitation(law.number, law.text or "", law.heading or "", "", fns, law.file)
+    cache[key] = cite
+    return cite

@@ -68,8 +68,9 @@ class Seat(str, enum.Enum):
     def parse(cls, text: object, field_name: str = "seat") -> "Seat":
         if isinstance(text, Seat):
             return text
-        if isinstance(text, str) and text.upper() in ("N", "E", "S", "W"):
-            return cls(text.upper())
+        seat = _SEAT_BY_TEXT.get(text.upper()) if isinstance(text, str) else None
+        if seat is not None:
+            return seat
         raise InputError(field_name, f"expected a seat N, E, S or W, got {text!r}")
 
     def __repr__(self) -> str:
@@ -80,6 +81,7 @@ class Seat(str, enum.Enum):
 
 
 _SEATS = [Seat.N, Seat.E, Seat.S, Seat.W]
+_SEAT_BY_TEXT = {s.value: s for s in _SEATS}
 
 
 class Side(str, enum.Enum):
@@ -134,6 +136,7 @@ class CallKind(str, enum.Enum):
 
 
 _CALL_RE = re.compile(r"^([1-7])(C|D|H|S|R|NT)$")
+_CALLS: dict[str, "Call"] = {}  # calls are immutable: one object per spelling
 
 
 class Call:
@@ -149,7 +152,10 @@ class Call:
     level: int | None
     strain: Strain | None
 
-    def __init__(self, text: str, field_name: str = "call") -> None:
+    def __new__(cls, text: str, field_name: str = "call") -> "Call":
+        cached = _CALLS.get(text) if isinstance(text, str) else None
+        if cached is not None:
+            return cached
         if not isinstance(text, str):
             raise InputError(field_name, f"expected a call such as 1S, 2NT, P, X or XX, got {text!r}")
         t = text.strip().upper()
@@ -177,10 +183,17 @@ class Call:
             kind = CallKind.BID
             level = int(m.group(1))
             strain = Strain(m.group(2))
+        self = object.__new__(cls)
         object.__setattr__(self, "text", t)
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "level", level)
         object.__setattr__(self, "strain", strain)
+        if len(_CALLS) < 4096:
+            _CALLS[text] = self
+        return self
+
+    def __getnewargs__(self) -> tuple[str]:
+        return (self.text,)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Call is immutable")
@@ -420,8 +433,20 @@ class Ruling:
     options: tuple[Option, ...] = ()
     questions: tuple[Question, ...] = ()
     notes: tuple[str, ...] = ()
-    trace: tuple[TraceStep, ...] = ()
+    _trace: Any = field(default=(), repr=False, compare=False, hash=False)
     facts: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def trace(self) -> tuple[TraceStep, ...]:
+        """Every provision considered, in printed law order, applied or not and why.
+
+        Built on first access: a game engine that never asks why does not pay for it.
+        """
+        t = self._trace
+        if callable(t):
+            t = tuple(t())
+            object.__setattr__(self, "_trace", t)
+        return t  # type: ignore[no-any-return]
 
     @property
     def complete(self) -> bool:
