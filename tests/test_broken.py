@@ -91,3 +91,16 @@ def test_broken_incident_api(path):
     with pytest.raises(InputError) as info:
         rule(yaml.safe_load(path.read_text()))
     assert want["error"] in str(info.value)
+
+
+RESULTS = sorted((BROKEN / "results").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", RESULTS, ids=[p.stem for p in RESULTS])
+def test_broken_result_cli(path):
+    want = expectations(path)
+    proc = subprocess.run([sys.executable, "-m", "bridgelaw.cli", "score", str(path)], capture_output=True, text=True)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    err = proc.stderr.strip().splitlines()
+    assert len(err) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert want["error"] in err[0]

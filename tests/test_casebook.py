@@ -7,13 +7,15 @@ import json
 import jsonschema
 import pytest
 
-from bridgelaw import load_code, rule
-from bridgelaw.casebook import compare, load_cases
+from bridgelaw import load_code, rule, score
+from bridgelaw.casebook import compare, compare_score, load_cases
 
 from conftest import ROOT
 
 CASES = load_cases(ROOT / "rulings")
+SCORES = load_cases(ROOT / "rulings", scores=True)
 SCHEMA = json.loads((ROOT / "schema" / "ruling.schema.json").read_text())
+SCORE_SCHEMA = json.loads((ROOT / "schema" / "score.schema.json").read_text())
 INCIDENT_SCHEMA = json.loads((ROOT / "schema" / "incident.schema.json").read_text())
 
 
@@ -23,6 +25,13 @@ def test_ruling(case):
     ruling = rule(case.incident)
     jsonschema.validate(ruling.to_dict(), SCHEMA)
     assert compare(ruling, case.expect) == []
+
+
+@pytest.mark.parametrize("case", SCORES, ids=[c.path.split("/", 1)[1][:-5] for c in SCORES])
+def test_score(case):
+    result = score(case.incident)
+    jsonschema.validate(result.to_dict(), SCORE_SCHEMA)
+    assert compare_score(result, case.expect) == []
 
 
 def test_every_wcny_1913_provision_has_a_ruling():

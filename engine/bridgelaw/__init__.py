@@ -16,6 +16,7 @@ from .errors import BridgelawError, ConditionError, InputError, LawFileError, Un
 from .facts import Incident
 from .loader import Code, Law, Provision, code_ids, load_code
 from .referee import rule
+from .scoring import Contract, Score, ScoreEntry, score
 from .values import (
     Call, CallKind, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side, Strain, Suit,
     TraceStep,
@@ -31,6 +32,10 @@ def codes() -> list[str]:
 
 __all__ = [
     "rule",
+    "score",
+    "Score",
+    "ScoreEntry",
+    "Contract",
     "load_code",
     "codes",
     "Code",

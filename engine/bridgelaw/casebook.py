@@ -15,6 +15,10 @@ A casebook file (``rulings/<code>/<a-sentence-name>.yaml``)::
       applied: [adversary-revokes] # optional: the provision ids that applied
 
 Tests compare the ruling with ``expect`` field by field.
+
+A scoring case has ``result`` (a deal or a rubber, ``schema/score.schema.json``)
+instead of ``incident``, and ``expect`` holds ``entries`` (exactly, in order),
+``totals`` and, for a rubber, ``rubber``.
 """
 
 from __future__ import annotations
@@ -28,8 +32,8 @@ from .yamlsrc import Source, load_yaml
 
 __all__ = ["Case", "load_cases", "compare"]
 
-_KEYS = ("name", "story", "cites", "incident", "expect")
-_EXPECT = ("laws", "effects", "options", "questions", "applied", "notes_include")
+_KEYS = ("name", "story", "cites", "incident", "result", "expect")
+_EXPECT = ("laws", "effects", "options", "questions", "applied", "notes_include", "entries", "totals", "rubber")
 
 
 @dataclass(frozen=True)
@@ -40,11 +44,13 @@ class Case:
     incident: Mapping[str, Any]
     expect: Mapping[str, Any]
     source: Source
+    kind: str = "ruling"  # or "score"
 
 
-def load_cases(root: Path) -> list[Case]:
+def load_cases(root: Path, scores: bool = False) -> list[Case]:
+    """The rulings (``rulings/<code>/*.yaml``), or with ``scores`` the scoring cases (``rulings/<code>/scores/``)."""
     cases = []
-    for path in sorted(root.glob("*/*.yaml")):
+    for path in sorted(root.glob("*/scores/*.yaml" if scores else "*/*.yaml")):
         rel = str(path.relative_to(root.parent))
         src = load_yaml(path, rel)
         d = src.data
@@ -53,18 +59,47 @@ def load_cases(root: Path) -> list[Case]:
         for k in d:
             if k not in _KEYS:
                 raise src.error((k,), f"unknown key {k!r}; allowed keys: {', '.join(_KEYS)}")
-        for k in ("name", "story", "incident", "expect"):
+        for k in ("name", "story", "expect"):
             if k not in d:
                 raise src.error((), f"casebook entry needs {k!r}")
+        if ("incident" in d) == ("result" in d):
+            raise src.error((), "a casebook entry has either 'incident' (a ruling) or 'result' (a score)")
+        kind = "ruling" if "incident" in d else "score"
+        body = d["incident"] if kind == "ruling" else d["result"]
         if not isinstance(d["expect"], dict):
             raise src.error(("expect",), "expected a mapping")
         for k in d["expect"]:
             if k not in _EXPECT:
                 raise src.error(("expect", k), f"unknown key {k!r}; allowed keys: {', '.join(_EXPECT)}")
-        if path.parent.name != d["incident"].get("code"):
-            raise src.error(("incident", "code"), f"a ruling in rulings/{path.parent.name}/ must be under that code")
-        cases.append(Case(rel, str(d["name"]), str(d["story"]), d["incident"], d["expect"], src))
+        if (kind == "score") != scores:
+            raise src.error((), "scoring cases ('result') live in rulings/<code>/scores/, rulings ('incident') "
+                                "in rulings/<code>/")
+        folder = path.parent.parent.name if scores else path.parent.name
+        if not isinstance(body, dict) or folder != body.get("code"):
+            raise src.error((kind if kind == "incident" else "result",),
+                            f"a case in rulings/{folder}/ must be under that code")
+        cases.append(Case(rel, str(d["name"]), str(d["story"]), body, d["expect"], src, kind))
     return cases
+
+
+def compare_score(score: Any, expect: Mapping[str, Any]) -> list[str]:
+    """The differences between a score and what the casebook expects."""
+    got = score.to_dict()
+    diffs = []
+    if "entries" in expect:
+        want = [dict(e, law=str(e["law"])) for e in expect["entries"]]
+        if got["entries"] != want:
+            diffs.append(f"entries: expected {want}, got {got['entries']}")
+    if "totals" in expect:
+        for side, cols in expect["totals"].items():
+            for col, v in cols.items():
+                if got["totals"][side][col] != v:
+                    diffs.append(f"totals.{side}.{col}: expected {v}, got {got['totals'][side][col]}")
+    if "rubber" in expect:
+        for k, v in expect["rubber"].items():
+            if (got.get("rubber") or {}).get(k) != v:
+                diffs.append(f"rubber.{k}: expected {v!r}, got {(got.get('rubber') or {}).get(k)!r}")
+    return diffs
 
 
 def compare(ruling: Any, expect: Mapping[str, Any]) -> list[str]:

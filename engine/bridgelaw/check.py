@@ -30,14 +30,16 @@ def run_check() -> tuple[list[str], str]:
         from .referee import rule
 
         try:
-            loaded = load_cases(root)
+            loaded = load_cases(root) + load_cases(root, scores=True)
         except BridgelawError as e:
             problems.append(str(e))
             loaded = []
+        from .scoring import score
+
         for case in loaded:
             cases += 1
             try:
-                rule(case.incident)
+                (rule if case.kind == "ruling" else score)(case.incident)
             except BridgelawError as e:
                 m = case.source.mark(("incident",))
                 problems.append(f"{case.path}:{m.line}:{m.column}: incident does not rule: {e}")

@@ -270,6 +270,51 @@ def cmd_rule(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_score(args: argparse.Namespace) -> int:
+    from .scoring import score
+
+    data = _read_input(args.file)
+    if isinstance(data, dict) and "result" in data and "code" not in data:
+        data = data["result"]  # a casebook entry: score its result
+    s = score(data)
+    if args.json:
+        print(json.dumps(s.to_dict(), indent=2, ensure_ascii=False))
+        return 0
+    print(score_sheet(s))
+    return 0
+
+
+def score_sheet(s: Any) -> str:
+    """The score as the books print it: honours above the line, tricks below, per side."""
+    lines = [f"Score under {s.code}", ""]
+    deals = s.deals or (s,)
+    width = 40
+    lines.append(f"{'NS':^{width}}|{'EW':^{width}}")
+    lines.append("-" * width + "+" + "-" * width)
+
+    def row(e: Any) -> str:
+        tag = f" (law {e.law})"
+        cell = f"{e.points:>5} " + e.reason[:width - 8 - len(tag)] + tag
+        return (f"{cell:<{width}}|" if e.side.value == "NS" else f"{'':<{width}}|{cell}")
+
+    for e in [e for d in deals for e in d.entries if e.column == "honour"]:
+        lines.append(row(e))
+    if s.rubber is not None:
+        for e in s.entries[len([x for d in deals for x in d.entries]):]:
+            lines.append(row(e))
+    lines.append("=" * width + "+" + "=" * width)
+    for e in [e for d in deals for e in d.entries if e.column == "trick"]:
+        lines.append(row(e))
+    lines.append("-" * width + "+" + "-" * width)
+    t = s.totals()
+    lines.append(f"{'total ' + str(t['NS']['total']):^{width}}|{'total ' + str(t['EW']['total']):^{width}}")
+    if s.rubber is not None and s.rubber.get("difference") is not None:
+        lines.append(f"rubber: {s.rubber['won_by'] or 'tied'} by {s.rubber['difference']}")
+    for n in s.notes:
+        lines.append(f"note: {n}")
+    return "\n".join(lines)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .check import run_check
 
@@ -304,6 +349,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("rule", cmd_rule, "rule on an incident (YAML or JSON file, or - for stdin)")
     sp.add_argument("file")
     sp.add_argument("--why", action="store_true", help="show every provision considered and why")
+    sp = add("score", cmd_score, "score a deal or a rubber (YAML or JSON file, or - for stdin)")
+    sp.add_argument("file")
     add("check", cmd_check, "load every code and the casebook; report errors at path:line:col")
     return p
 

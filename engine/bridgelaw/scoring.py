@@ -1,0 +1,518 @@
+"""Score deals and rubbers under a code, every number from its ``parameters.yaml``.
+
+A *result* (``schema/score.schema.json``) names the code, the declarer, the
+contract, the tricks the declaring side won, and the honours — from a PBN
+``deal`` or stated — plus revokes (with the penalty the innocent side chose)
+and other penalty points. Revokes are scored through the referee: the code's
+own revoke provisions say what each revoke costs. Each entry of the score
+cites the law it rests on; ``parameters.yaml``'s ``cite:`` names the law of
+each scoring rule, and a rule a code does not state is not scored.
+
+A *rubber* is ``{code, deals: [result, ...], unfinished: bool}``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .errors import InputError, did_you_mean
+from .loader import Code, load_code
+from .values import Card, Seat, Side, Strain
+
+__all__ = ["ScoreEntry", "Score", "Contract", "score", "parse_contract", "parse_deal", "honours_of"]
+
+
+@dataclass(frozen=True)
+class Contract:
+    """``Contract('2HX')`` (auction) or ``Contract('H x4')`` (straight bridge: trump and multiplier)."""
+
+    text: str
+    level: int | None
+    strain: Strain
+    doubled: int  # auction: 0, 1 (X), 2 (XX); straight bridge: the multiplier 1, 2, 4, ...
+
+    def __repr__(self) -> str:
+        return f"Contract({self.text!r})"
+
+
+@dataclass(frozen=True)
+class ScoreEntry:
+    side: Side
+    column: str  # "trick" | "honour"
+    points: int
+    reason: str
+    law: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"side": self.side.value, "column": self.column, "points": self.points, "reason": self.reason,
+                "law": self.law}
+
+
+@dataclass(frozen=True)
+class Score:
+    code: str
+    entries: tuple[ScoreEntry, ...]
+    notes: tuple[str, ...] = ()
+    games: tuple[Mapping[str, Any], ...] = ()
+    rubber: Mapping[str, Any] | None = None
+    deals: tuple["Score", ...] = field(default=(), repr=False)
+
+    def total(self, side: Side, column: str | None = None) -> int:
+        return sum(e.points for e in self.entries if e.side is side and (column is None or e.column == column))
+
+    def totals(self) -> dict[str, dict[str, int]]:
+        return {s.value: {"trick": self.total(s, "trick"), "honour": self.total(s, "honour"), "total": self.total(s)}
+                for s in (Side.NS, Side.EW)}
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"code": self.code, "entries": [e.to_dict() for e in self.entries],
+                             "totals": self.totals(), "notes": list(self.notes)}
+        if self.games:
+            d["games"] = [dict(g) for g in self.games]
+        if self.rubber is not None:
+            d["rubber"] = dict(self.rubber)
+        if self.deals:
+            d["deals"] = [x.to_dict() for x in self.deals]
+        return d
+
+
+# --------------------------------------------------------------------------
+# Input
+
+
+_AUCTION_CONTRACT = re.compile(r"^([1-7])(C|D|H|S|R|NT|N)(XX|X)?$")
+_STRAIGHT_CONTRACT = re.compile(r"^(C|D|H|S|NT|N)(?:\s*[xX*]\s*(\d+))?$")
+
+
+def parse_contract(code: Code, text: Any, field_name: str = "contract") -> Contract:
+    if not isinstance(text, str):
+        raise InputError(field_name, f"expected a contract such as 2HX (auction) or 'H x4' (straight bridge), got {text!r}")
+    t = text.strip().upper()
+    values = code.params.get("trick_values") or {}
+    if code.game == "auction":
+        m = _AUCTION_CONTRACT.match(t)
+        if not m:
+            raise InputError(field_name, f"{text!r} is not a contract: expected a level 1-7, a strain C D H S R NT "
+                             "and X or XX if doubled (e.g. 4S, 3NTX)")
+        strain = "NT" if m.group(2) in ("N", "NT") else m.group(2)
+        if strain not in values:
+            raise InputError(field_name, f"{code.id} has no {strain} declaration (its strains: {', '.join(values)})")
+        doubled = {None: 0, "X": 1, "XX": 2}[m.group(3)]
+        return Contract(text, int(m.group(1)), Strain(strain), doubled)
+    m = _STRAIGHT_CONTRACT.match(t)
+    if not m:
+        raise InputError(field_name, f"{text!r} is not a straight-bridge declaration: expected the trump C D H S or "
+                         "NT and the doubling multiplier (e.g. 'H x4', 'NT')")
+    strain = "NT" if m.group(1) in ("N", "NT") else m.group(1)
+    mult = int(m.group(2) or 1)
+    if mult < 1 or mult & (mult - 1):
+        raise InputError(field_name, f"the multiplier must be 1, 2, 4, 8, ... (each double doubles), got {mult}")
+    if strain not in values:
+        raise InputError(field_name, f"{code.id} has no {strain} declaration (its strains: {', '.join(values)})")
+    return Contract(text, None, Strain(strain), mult)
+
+
+def parse_deal(text: Any, field_name: str = "deal") -> dict[Seat, tuple[Card, ...]]:
+    """A PBN deal string: ``"N:AKQJ.T98.765.432 ..."`` — first seat, then four hands S.H.D.C clockwise."""
+    if not isinstance(text, str) or ":" not in text:
+        raise InputError(field_name, "expected a PBN deal such as 'N:AKQ2.KJ3.A54.QT9 ...' (first seat, then four "
+                         "hands, each spades.hearts.diamonds.clubs)")
+    first, _, rest = text.strip().partition(":")
+    start = Seat.parse(first.strip(), field_name)
+    hands = rest.split()
+    if len(hands) != 4:
+        raise InputError(field_name, f"expected four hands, got {len(hands)}")
+    out: dict[Seat, tuple[Card, ...]] = {}
+    seen: set[Card] = set()
+    for i, hand in enumerate(hands):
+        seat = start.after(i)
+        suits = hand.split(".")
+        if len(suits) != 4:
+            raise InputError(field_name, f"{seat.value}'s hand {hand!r} must have four suits separated by dots")
+        cards = []
+        for suit, ranks in zip("SHDC", suits):
+            for r in ranks.upper().replace("10", "T"):
+                c = Card(suit + r, field_name)
+                if c in seen:
+                    raise InputError(field_name, f"{c.text} appears twice: a deal is 52 distinct cards")
+                seen.add(c)
+                cards.append(c)
+        if len(cards) != 13:
+            raise InputError(field_name, f"{seat.value} holds {len(cards)} cards; each hand has 13")
+        out[seat] = tuple(cards)
+    return out
+
+
+# --------------------------------------------------------------------------
+# Honours and chicane
+
+
+_HONOUR_RANKS = ("A", "K", "Q", "J", "T")
+
+
+def honours_of(deal: Mapping[Seat, tuple[Card, ...]], strain: Strain) -> tuple[Side, str] | None:
+    """Which side holds honours and how: the key of the code's honours table, or None."""
+    if strain is Strain.NT:
+        holders = {s: sum(1 for c in cards if c.rank == "A") for s, cards in deal.items()}
+        for side in (Side.NS, Side.EW):
+            a, b = (holders[s] for s in side.seats)
+            if max(a, b) == 4:
+                return side, "four_aces_in_one_hand"
+            if a + b == 4:
+                return side, "four_aces_between_partners"
+            if a + b == 3:
+                return side, "three_aces_between_partners"
+        return None
+    suit = "S" if strain is Strain.R else strain.value
+    holders = {s: sum(1 for c in cards if c.suit.value == suit and c.rank in _HONOUR_RANKS) for s, cards in deal.items()}
+    for side in (Side.NS, Side.EW):
+        a, b = (holders[s] for s in side.seats)
+        hi, total = max(a, b), a + b
+        if hi == 5:
+            return side, "five_in_one_hand"
+        if hi == 4 and total == 5:
+            return side, "four_in_one_hand_fifth_in_partners"
+        if hi == 4:
+            return side, "four_in_one_hand"
+        if total == 5:
+            return side, "five_between_partners"
+        if total == 4:
+            return side, "four_between_partners"
+        if total == 3:
+            return side, "three_between_partners"
+    return None
+
+
+def _chicane(deal: Mapping[Seat, tuple[Card, ...]], strain: Strain) -> list[Seat]:
+    if strain is Strain.NT:
+        return []
+    suit = "S" if strain is Strain.R else strain.value
+    return [s for s, cards in deal.items() if not any(c.suit.value == suit for c in cards)]
+
+
+# --------------------------------------------------------------------------
+# Scoring one deal
+
+
+class _Sheet:
+    def __init__(self, code: Code) -> None:
+        self.code = code
+        self.entries: list[ScoreEntry] = []
+        self.rules: list[str] = []  # the scoring rule of each entry, parallel to entries
+        self.notes: list[str] = []
+        cite = code.params.get("cite") or {}
+        self.cite: Mapping[str, str] = cite if isinstance(cite, Mapping) else {}
+
+    def law(self, rule: str) -> str:
+        law = self.cite.get(rule)
+        if law is None:
+            raise InputError("code", f"{self.code.id} states no law for {rule.replace('_', ' ')} "
+                             f"(parameters.yaml has no cite.{rule})")
+        return str(law)
+
+    def add(self, side: Side, column: str, points: int, reason: str, rule: str, law: str | None = None) -> None:
+        if points:
+            self.entries.append(ScoreEntry(side, column, int(points), reason, law or self.law(rule)))
+            self.rules.append(rule)
+
+
+def _req_int(result: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
+    v = result.get(name)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise InputError(name, f"expected a whole number {lo}-{hi}, got {v!r}")
+    return v
+
+
+_RESULT_KEYS = ("code", "dealer", "declarer", "contract", "tricks", "deal", "honours", "chicane", "revokes",
+                "penalties", "original_one_spade", "note")
+
+
+def score(result: Mapping[str, Any]) -> Score:
+    """Score one deal, or a rubber (``deals: [...]``)."""
+    if not isinstance(result, Mapping):
+        raise InputError("result", "expected a mapping with code, declarer, contract, tricks, ...")
+    if "code" not in result:
+        raise InputError("code", "is required")
+    code = load_code(result["code"])
+    if "deals" in result:
+        return _score_rubber(code, result)
+    return _score_deal(code, result)
+
+
+def _score_deal(code: Code, result: Mapping[str, Any], where: str = "") -> Score:
+    for k in result:
+        if k not in _RESULT_KEYS:
+            raise InputError(f"{where}{k}", f"unknown field{did_you_mean(str(k), _RESULT_KEYS)}; fields are "
+                             + ", ".join(_RESULT_KEYS))
+    p = code.params
+    sheet = _Sheet(code)
+    if "declarer" not in result:
+        raise InputError(f"{where}declarer", "is required (the player of the combined hands)")
+    declarer = Seat.parse(result["declarer"], f"{where}declarer")
+    dside, oside = declarer.side, declarer.side.other
+    contract = parse_contract(code, result.get("contract"), f"{where}contract")
+    tricks = _req_int(result, "tricks", 0, 13)
+    value = int(p["trick_values"][contract.strain.value])
+    book = int(p.get("book", 6))
+
+    # revokes, through the code's own revoke provisions
+    flags = {"no_trick_score": set(), "honours_only": set()}  # type: dict[str, set[Side]]
+    transferred = 0
+    revokes = result.get("revokes") or []
+    if not isinstance(revokes, list):
+        raise InputError(f"{where}revokes", "expected a list of {offender, choice}")
+    by_side: dict[Side, int] = {}
+    both = len({Seat.parse(r.get("offender"), f"{where}revokes[{i}].offender").side
+                for i, r in enumerate(revokes) if isinstance(r, Mapping)}) == 2
+    for i, r in enumerate(revokes):
+        transferred += _score_revoke(code, sheet, r, i, declarer, by_side, both, flags, where)
+    penalties = result.get("penalties") or []
+    if not isinstance(penalties, list):
+        raise InputError(f"{where}penalties", "expected a list of {side, points, law}")
+    for i, pen in enumerate(penalties):
+        if not isinstance(pen, Mapping) or pen.get("side") not in ("NS", "EW") or \
+                not isinstance(pen.get("points"), int) or "law" not in pen:
+            raise InputError(f"{where}penalties[{i}]", "expected {side: NS|EW, points: N, law: \"54\"}")
+        if code.law(str(pen["law"])) is None:
+            raise InputError(f"{where}penalties[{i}].law", f"{code.id} has no law {pen['law']!r}")
+        sheet.add(Side(pen["side"]), str(pen.get("column", "honour")), pen["points"],
+                  str(pen.get("reason", "penalty")), "", str(pen["law"]))
+
+    # `tricks` are those won in play; tricks taken for a revoke are added (they cannot exceed what the
+    # other side holds) but count for no bonus or slam: "independently of any tricks taken for the revoke"
+    own_tricks = tricks
+    transferred = max(-tricks, min(transferred, 13 - tricks))
+    tricks = tricks + transferred
+    if code.game == "auction":
+        _score_auction_tricks(code, sheet, result, contract, declarer, tricks, own_tricks, transferred, value, book,
+                              flags, where)
+    else:
+        _score_straight_tricks(code, sheet, contract, dside, tricks, value, book, flags)
+
+    # slams, by either side, without revoke tricks
+    if True:
+        for side, won in ((dside, own_tricks), (oside, 13 - own_tricks)):
+            if won == 13 and "slam" in p:
+                sheet.add(side, "honour", p["slam"], "grand slam: all thirteen tricks", "slam")
+            elif won == 12 and "little_slam" in p:
+                sheet.add(side, "honour", p["little_slam"], "little slam: twelve tricks", "little_slam")
+
+    # honours and chicane, by the holders, at the undoubled trick value
+    _score_honours(code, sheet, result, contract, value, where)
+
+    # a revoking side scores nothing but honours (and, under some codes, chicane)
+    entries = [e for e, r in zip(sheet.entries, sheet.rules)
+               if e.side not in flags["honours_only"] or r in _HONOURS_RULES]
+    return Score(code.id, tuple(entries), tuple(sheet.notes))
+
+
+_HONOURS_RULES = frozenset({"honours", "no_trump_honours", "chicane"})
+
+
+def _score_revoke(code: Code, sheet: _Sheet, r: Any, i: int, declarer: Seat, by_side: dict[Side, int], both: bool,
+                  flags: dict[str, set[Side]], where: str) -> int:
+    from .referee import rule
+
+    f = f"{where}revokes[{i}]"
+    if not isinstance(r, Mapping) or "offender" not in r:
+        raise InputError(f, "expected {offender: N, choice: tricks|points} (choice when the innocent side chooses)")
+    offender = Seat.parse(r["offender"], f"{f}.offender")
+    by_side[offender.side] = by_side.get(offender.side, 0) + 1
+    ruling = rule({"code": code.id, "irregularity": "revoke", "declarer": declarer.value,
+                   "offender": offender.value,
+                   "facts": {"established": True, "revokes_by_side": by_side[offender.side],
+                             "both_sides_revoked": both}})
+    if ruling.questions:
+        raise InputError(f, "the revoke cannot be scored without: " + "; ".join(q.ask for q in ruling.questions))
+    effects = list(ruling.effects)
+    if ruling.options:
+        ids = [o.id for o in ruling.options]
+        choice = r.get("choice")
+        if choice not in ids:
+            raise InputError(f"{f}.choice", f"the innocent side chooses one of {', '.join(ids)}; got {choice!r}")
+        effects += list(next(o for o in ruling.options if o.id == choice).effects)
+    moved = 0
+    for e in effects:
+        d = e.to_dict()
+        law = next((c.number for c in ruling.laws), "")
+        if d["kind"] == "score":
+            sheet.add(Side(d["side"]), d["column"], d["points"], f"revoke by {offender.value}", "revoke", law)
+        elif d["kind"] == "transfer_tricks":
+            sign = 1 if Side(d["to"]) is declarer.side else -1
+            moved += sign * d["count"]
+            sheet.notes.append(f"{d['count']} tricks transferred from {d['from']} to {d['to']} for the revoke "
+                               f"(law {law}): they count toward the contract but earn no bonus or slam.")
+        elif d["kind"] in ("no_trick_score", "honours_only"):
+            flags[d["kind"]].add(Side(d["side"]))
+    return moved
+
+
+def _score_auction_tricks(code: Code, sheet: _Sheet, result: Mapping[str, Any], contract: Contract, declarer: Seat,
+                          tricks: int, own_tricks: int, transferred: int, value: int, book: int,
+                          flags: dict[str, set[Side]], where: str) -> None:
+    p = code.params
+    dside, oside = declarer.side, declarer.side.other
+    level = contract.level or 0
+    needed = book + level
+    dbl = {0: "undoubled", 1: "doubled", 2: "redoubled"}[contract.doubled]
+    mult = 1 if contract.doubled == 0 else int(p["multiplier"][dbl])
+    if tricks >= needed:
+        odd = tricks - book
+        if dside not in flags["no_trick_score"]:
+            sheet.add(dside, "trick", odd * value * mult,
+                      f"{odd} tricks at {value}" + (f" x{mult}" if mult > 1 else ""),
+                      "trick_values" if mult == 1 else "multiplier")
+        if contract.doubled and own_tricks >= needed and "doubled_bonus" in p:
+            bonus = int(p["doubled_bonus"][dbl])
+            extra = own_tricks - needed
+            sheet.add(dside, "honour", bonus * (1 + extra),
+                      f"{dbl} contract made" + (f" with {extra} extra trick(s)" if extra else ""), "doubled_bonus")
+    else:
+        short = needed - tricks
+        per = int(p["undertrick"][dbl])
+        points = short * per
+        limit_note = ""
+        if _original_one_spade(code, result, contract, where) and contract.doubled < 2 and "one_spade_limit" in p:
+            if points > int(p["one_spade_limit"]):
+                points = int(p["one_spade_limit"])
+                limit_note = f" (limited to {points} on the dealer's original one spade)"
+            sheet.add(oside, "honour", points, f"{short} under-trick(s) at {per}{limit_note}",
+                      "one_spade_limit" if limit_note else "undertrick")
+        else:
+            sheet.add(oside, "honour", points, f"{short} under-trick(s) at {per}", "undertrick")
+
+
+def _original_one_spade(code: Code, result: Mapping[str, Any], contract: Contract, where: str) -> bool:
+    flag = result.get("original_one_spade", False)
+    if not isinstance(flag, bool):
+        raise InputError(f"{where}original_one_spade", f"expected true or false, got {flag!r}")
+    if flag and not (contract.level == 1 and contract.strain is Strain.S):
+        raise InputError(f"{where}original_one_spade", f"the contract is {contract.text}, not one spade")
+    return flag
+
+
+def _score_straight_tricks(code: Code, sheet: _Sheet, contract: Contract, dside: Side, tricks: int, value: int,
+                           book: int, flags: dict[str, set[Side]]) -> None:
+    p = code.params
+    per = value * contract.doubled
+    limit = p.get("doubling_limit")
+    if isinstance(limit, int) and contract.doubled > 1 and per > limit:
+        per = max(limit, value)
+    for side, won in ((dside, tricks), (dside.other, 13 - tricks)):
+        if won > book and side not in flags["no_trick_score"]:
+            odd = won - book
+            sheet.add(side, "trick", odd * per,
+                      f"{odd} tricks at {per}" + (f" ({value} x{contract.doubled})" if contract.doubled > 1 else ""),
+                      "trick_values" if contract.doubled == 1 else "multiplier")
+
+
+def _score_honours(code: Code, sheet: _Sheet, result: Mapping[str, Any], contract: Contract, value: int,
+                   where: str) -> None:
+    p = code.params
+    deal = result.get("deal")
+    held: tuple[Side, str] | None
+    chicane: list[Seat] = []
+    if deal is not None:
+        hands = parse_deal(deal, f"{where}deal")
+        held = honours_of(hands, contract.strain)
+        if "chicane" in p:
+            chicane = _chicane(hands, contract.strain)
+    else:
+        h = result.get("honours")
+        if h is None or h == "none":
+            held = None
+        elif isinstance(h, Mapping) and h.get("side") in ("NS", "EW") and isinstance(h.get("held"), str):
+            held = (Side(h["side"]), h["held"])
+        else:
+            raise InputError(f"{where}honours", "expected {side: NS|EW, held: four_in_one_hand|...} or 'none' "
+                             "(or give the deal)")
+        for i, s in enumerate(result.get("chicane") or []):
+            chicane.append(Seat.parse(s, f"{where}chicane[{i}]"))
+        if chicane and "chicane" not in p:
+            raise InputError(f"{where}chicane", f"{code.id} has no chicane")
+    if held is not None:
+        side, key = held
+        if contract.strain is Strain.NT:
+            table = p["honours"]["no_trump"]
+            if key not in table:
+                raise InputError(f"{where}honours.held", f"expected one of {', '.join(table)}, got {key!r}")
+            sheet.add(side, "honour", int(table[key]), f"honours: {key.replace('_', ' ')}",
+                      "no_trump_honours" if "no_trump_honours" in sheet.cite else "honours")
+        else:
+            table = p["honours"]["trump"]
+            if key not in table:
+                raise InputError(f"{where}honours.held", f"expected one of {', '.join(table)}, got {key!r}")
+            sheet.add(side, "honour", int(table[key]) * value,
+                      f"honours: {key.replace('_', ' ')} ({table[key]} x {value})", "honours")
+    for seat in chicane:
+        sheet.add(seat.side, "honour", int(p["chicane"]) * value,
+                  f"chicane: {seat.value} holds no trump ({p['chicane']} x {value})", "chicane")
+
+
+# --------------------------------------------------------------------------
+# Rubbers
+
+
+def _score_rubber(code: Code, rubber: Mapping[str, Any]) -> Score:
+    deals = rubber.get("deals")
+    if not isinstance(deals, list) or not deals:
+        raise InputError("deals", "expected a list of deal results")
+    for k in rubber:
+        if k not in ("code", "deals", "unfinished", "note"):
+            raise InputError(str(k), f"unknown field; a rubber has code, deals, unfinished")
+    p = code.params
+    game_points = int(p["game_points"])
+    to_win = int(p.get("rubber_games", 2))
+    entries: list[ScoreEntry] = []
+    notes: list[str] = []
+    games: list[dict[str, Any]] = []
+    won = {Side.NS: 0, Side.EW: 0}
+    below = {Side.NS: 0, Side.EW: 0}
+    scored: list[Score] = []
+    winner = None
+    game_deals: list[int] = []
+    for i, d in enumerate(deals):
+        if winner is not None:
+            raise InputError(f"deals[{i}]", "the rubber was already won: this deal belongs to the next rubber")
+        if not isinstance(d, Mapping):
+            raise InputError(f"deals[{i}]", "expected a deal result")
+        s = _score_deal(code, {"code": code.id, **d}, f"deals[{i}].")
+        scored.append(s)
+        entries.extend(s.entries)
+        game_deals.append(i + 1)
+        for side in (Side.NS, Side.EW):
+            below[side] += s.total(side, "trick")
+        leader = max((Side.NS, Side.EW), key=lambda x: below[x])
+        if below[leader] >= game_points:
+            won[leader] += 1
+            games.append({"winner": leader.value, "deals": game_deals, "trick_points":
+                          {k.value: v for k, v in below.items()}})
+            below = {Side.NS: 0, Side.EW: 0}
+            game_deals = []
+            if won[leader] == to_win:
+                winner = leader
+    cite = p.get("cite") or {}
+    if winner is not None:
+        entries.append(ScoreEntry(winner, "honour", int(p["rubber_bonus"]), "rubber", str(cite.get("rubber_bonus", ""))))
+    elif rubber.get("unfinished"):
+        if "unfinished_rubber_game" not in p:
+            raise InputError("unfinished", f"{code.id} states no score for an unfinished rubber")
+        for side in (Side.NS, Side.EW):
+            if won[side] and won[side] > won[side.other]:
+                entries.append(ScoreEntry(side, "honour", int(p["unfinished_rubber_game"]),
+                                          "winners of a game in an unfinished rubber",
+                                          str(cite.get("unfinished_rubber_game", ""))))
+        notes.append("The rubber was stopped unfinished; the score is made up as it stands.")
+    else:
+        notes.append("The rubber is not finished.")
+    totals = {s: sum(e.points for e in entries if e.side is s) for s in (Side.NS, Side.EW)}
+    rub: dict[str, Any] = {"games": {k.value: v for k, v in won.items()},
+                           "winner": winner.value if winner else None,
+                           "totals": {k.value: v for k, v in totals.items()}}
+    if winner is not None or rubber.get("unfinished"):
+        hi = max(totals, key=lambda x: totals[x])
+        rub["difference"] = abs(totals[Side.NS] - totals[Side.EW])
+        rub["won_by"] = hi.value if totals[Side.NS] != totals[Side.EW] else None
+    return Score(code.id, tuple(entries), tuple(notes), tuple(games), rub, tuple(scored))
