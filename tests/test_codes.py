@@ -85,3 +85,38 @@ def test_law_text_is_verbatim_from_the_source(code_id):
         if _norm(text) not in hay:
             bad.append(law.number)
     assert bad == []
+
+
+def _nums(lo, hi):
+    return [str(n) for n in range(lo, hi + 1)]
+
+
+@pytest.mark.parametrize("code_id, numbered", [
+    ("portland-1904", _nums(1, 108)),
+    ("portland-1909", _nums(1, 95)),
+    ("wcny-1912", _nums(1, 97)),
+    ("american-1905", _nums(1, 106) + ["60a"]),
+])
+def test_every_law_number_of_the_source_is_present_in_order(code_id, numbered):
+    code = bridgelaw.load_code(code_id)
+    got = [law.number for law in code.laws if law.number[0].isdigit()]
+    assert sorted(got, key=lambda n: (int(re.match(r"\d+", n).group()), n)) == got, "printed order"
+    assert sorted(got) == sorted(numbered)
+
+
+def test_portland_1909_marks_laws_95_onward_missing():
+    code = bridgelaw.load_code("portland-1909")
+    law = code.law("95")
+    assert law.missing and law.text is None
+    assert "no source" in law.note
+
+
+def test_portland_1908_answers_every_as_in_bridge_law_from_1904():
+    base = bridgelaw.load_code("portland-1904")
+    auction = bridgelaw.load_code("portland-1908")
+    assert [law.number for law in auction.laws] == [law.number for law in base.laws]
+    own = {law.number for law in auction.laws if law.code == "portland-1908"}
+    assert own and own < {law.number for law in base.laws}
+    for law in auction.laws:
+        if law.number not in own:
+            assert law.text == base.law(law.number).text

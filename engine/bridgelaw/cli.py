@@ -54,8 +54,49 @@ def _wrap(text: str, indent: str = "    ") -> str:
 # Commands
 
 
+def coverage_rows() -> list[dict[str, Any]]:
+    """One row per code: laws, missing text, remedy-bearing laws, provisions, rulings, provisions without one."""
+    from .casebook import load_cases
+    from .loader import code_ids, load_code
+    from .referee import rule
+    from .resources import rulings_dir
+
+    root = rulings_dir()
+    cases = load_cases(root) if root else []
+    scores = load_cases(root, scores=True) if root else []
+    rows = []
+    for cid in code_ids():
+        code = load_code(cid)
+        mine = [c for c in cases if c.incident.get("code") == cid]
+        covered = {t.provision for c in mine for t in rule(c.incident).trace if t.applied}
+        own = [p for p in code.provisions if p.full_id.startswith(cid + "/")]
+        rows.append({
+            "code": cid, "laws": len(code.laws), "missing_text": sum(1 for law in code.laws if law.missing),
+            "remedy_laws": sum(1 for law in code.laws if law.provisions and law.code == cid),
+            "provisions": len(own), "rulings": len(mine), "scores": len([c for c in scores
+                                                                         if c.incident.get("code") == cid]),
+            "without_ruling": [p.full_id for p in own if p.full_id not in covered],
+        })
+    return rows
+
+
 def cmd_codes(args: argparse.Namespace) -> int:
     from .loader import code_ids, load_code
+
+    if args.coverage:
+        rows = coverage_rows()
+        if args.json:
+            print(json.dumps(rows, indent=2))
+            return 0
+        print(f"{'code':<22}{'laws':>6}{'missing':>9}{'remedy laws':>13}{'provisions':>12}{'rulings':>9}"
+              f"{'scores':>8}{'uncovered':>11}")
+        for r in rows:
+            print(f"{r['code']:<22}{r['laws']:>6}{r['missing_text']:>9}{r['remedy_laws']:>13}{r['provisions']:>12}"
+                  f"{r['rulings']:>9}{r['scores']:>8}{len(r['without_ruling']):>11}")
+        for r in rows:
+            for pid in r["without_ruling"]:
+                print(f"  no ruling: {pid}")
+        return 0
 
     rows = []
     for cid in code_ids():
@@ -338,7 +379,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--json", action="store_true", help="machine-readable output")
         return sp
 
-    add("codes", cmd_codes, "list the codes")
+    sp = add("codes", cmd_codes, "list the codes")
+    sp.add_argument("--coverage", action="store_true", help="laws, provisions and casebook rulings per code")
     sp = add("law", cmd_law, "print one law of a code")
     sp.add_argument("code")
     sp.add_argument("number")

@@ -333,13 +333,18 @@ def code_ids(root: Path | None = None) -> list[str]:
 
 
 _cache: dict[tuple[str, str], Code] = {}
+_fast: dict[str, Code] = {}
 
 
 def load_code(code_id: str) -> Code:
     """Load, validate, resolve and compile one code (cached per process)."""
+    code = _fast.get(code_id)  # BRIDGELAW_DATA is read when a code is first loaded; clear_cache() to reload
+    if code is not None:
+        return code
     key = (os.environ.get("BRIDGELAW_DATA", ""), code_id)
     code = _cache.get(key)
     if code is not None:
+        _fast[code_id] = code
         return code
     root = laws_dir()
     if key not in _cache:
@@ -350,6 +355,7 @@ def load_code(code_id: str) -> Code:
                                    + did_you_mean(str(code_id), ids))
         _cache[key] = _load(root, code_id, ())
         save_tree_cache()
+    _fast[code_id] = _cache[key]
     return _cache[key]
 
 
@@ -359,6 +365,7 @@ def load_all() -> list[Code]:
 
 def clear_cache() -> None:
     _cache.clear()
+    _fast.clear()
     load_kinds.cache_clear()
     load_topics.cache_clear()
 
@@ -642,7 +649,7 @@ def _compile_provision(code: Code, law: Law, src: Source, key: tuple[Any, ...], 
         raise src.error(key, f"provision {spec['id']!r} needs 'effects' or 'options' (use kind no_penalty or "
                              "discretion where the law prescribes nothing)")
     return Provision(
-        id=spec["id"], full_id=f"{code.id}/{law.number}/{spec['id']}", law=law.number,
+        id=spec["id"], full_id=f"{law.code}/{law.number}/{spec['id']}", law=law.number,
         clause=str(spec.get("clause", "")), kinds=tuple(kind_ids), when_text=when_text, when_tree=tree, when=when,
         effects=effects, chooser_text=chooser_text, chooser=chooser, options=tuple(options),
         overrides=tuple(spec.get("overrides") or ()), footnotes=tuple(spec.get("footnotes") or ()),

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from .errors import InputError, did_you_mean
 from .loader import Code, load_code
 from .values import Card, Seat, Side, Strain
 
-__all__ = ["ScoreEntry", "Score", "Contract", "score", "parse_contract", "parse_deal", "honours_of"]
+__all__ = ["ScoreEntry", "Score", "Contract", "score", "settle", "parse_contract", "parse_deal", "honours_of"]
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,9 @@ class Contract:
         return f"Contract({self.text!r})"
 
 
-@dataclass(frozen=True)
-class ScoreEntry:
+class ScoreEntry(NamedTuple):
+    """One line of a score: who, which column, how many points, why, and the law."""
+
     side: Side
     column: str  # "trick" | "honour"
     points: int
@@ -59,12 +61,16 @@ class Score:
     rubber: Mapping[str, Any] | None = None
     deals: tuple["Score", ...] = field(default=(), repr=False)
 
-    def total(self, side: Side, column: str | None = None) -> int:
+    players: tuple[Seat, ...] = ()  # three-hand: the players, each scoring for himself
+    settlement: Mapping[str, int] | None = None
+
+    def total(self, side: Side | Seat, column: str | None = None) -> int:
         return sum(e.points for e in self.entries if e.side is side and (column is None or e.column == column))
 
     def totals(self) -> dict[str, dict[str, int]]:
+        who: tuple[Side | Seat, ...] = self.players or (Side.NS, Side.EW)
         return {s.value: {"trick": self.total(s, "trick"), "honour": self.total(s, "honour"), "total": self.total(s)}
-                for s in (Side.NS, Side.EW)}
+                for s in who}
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"code": self.code, "entries": [e.to_dict() for e in self.entries],
@@ -75,6 +81,8 @@ class Score:
             d["rubber"] = dict(self.rubber)
         if self.deals:
             d["deals"] = [x.to_dict() for x in self.deals]
+        if self.settlement is not None:
+            d["settlement"] = dict(self.settlement)
         return d
 
 
@@ -87,6 +95,17 @@ _STRAIGHT_CONTRACT = re.compile(r"^(C|D|H|S|NT|N)(?:\s*[xX*]\s*(\d+))?$")
 
 
 def parse_contract(code: Code, text: Any, field_name: str = "contract") -> Contract:
+    cache: dict[str, Contract] = code.__dict__.setdefault("_contracts", {})
+    hit = cache.get(text) if isinstance(text, str) else None
+    if hit is not None:
+        return hit
+    c = _parse_contract(code, text, field_name)
+    if len(cache) < 2048:
+        cache[text] = c
+    return c
+
+
+def _parse_contract(code: Code, text: Any, field_name: str) -> Contract:
     if not isinstance(text, str):
         raise InputError(field_name, f"expected a contract such as 2HX (auction) or 'H x4' (straight bridge), got {text!r}")
     t = text.strip().upper()
@@ -197,6 +216,8 @@ def _chicane(deal: Mapping[Seat, tuple[Card, ...]], strain: Strain) -> list[Seat
 
 
 class _Sheet:
+    __slots__ = ("code", "entries", "rules", "notes", "cite")
+
     def __init__(self, code: Code) -> None:
         self.code = code
         self.entries: list[ScoreEntry] = []
@@ -220,13 +241,18 @@ class _Sheet:
 
 def _req_int(result: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
     v = result.get(name)
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+    if type(v) is not int or not lo <= v <= hi:
         raise InputError(name, f"expected a whole number {lo}-{hi}, got {v!r}")
     return v
 
 
 _RESULT_KEYS = ("code", "dealer", "declarer", "contract", "tricks", "deal", "honours", "chicane", "revokes",
-                "penalties", "original_one_spade", "note")
+                "penalties", "original_one_spade", "dummy", "note")
+
+
+_RESULT_KEY_SET = frozenset(_RESULT_KEYS)
+_SEAT_OF = {s.value: s for s in Seat}
+_SIDES = {"NS": Side.NS, "EW": Side.EW}
 
 
 def score(result: Mapping[str, Any]) -> Score:
@@ -237,39 +263,49 @@ def score(result: Mapping[str, Any]) -> Score:
         raise InputError("code", "is required")
     code = load_code(result["code"])
     if "deals" in result:
+        if code.params.get("rubbers") is False:
+            raise InputError("deals", f"{code.id} has neither games nor rubbers: score each deal by itself")
+        if code.players == 3:
+            return _score_three_hand_rubber(code, result)
         return _score_rubber(code, result)
+    if code.players == 3:
+        return _score_three_hand(code, result)
     return _score_deal(code, result)
 
 
 def _score_deal(code: Code, result: Mapping[str, Any], where: str = "") -> Score:
-    for k in result:
-        if k not in _RESULT_KEYS:
-            raise InputError(f"{where}{k}", f"unknown field{did_you_mean(str(k), _RESULT_KEYS)}; fields are "
-                             + ", ".join(_RESULT_KEYS))
+    if not _RESULT_KEY_SET.issuperset(result):
+        k = next(k for k in result if k not in _RESULT_KEY_SET)
+        raise InputError(f"{where}{k}", f"unknown field{did_you_mean(str(k), _RESULT_KEYS)}; fields are "
+                         + ", ".join(_RESULT_KEYS))
     p = code.params
     sheet = _Sheet(code)
     if "declarer" not in result:
         raise InputError(f"{where}declarer", "is required (the player of the combined hands)")
-    declarer = Seat.parse(result["declarer"], f"{where}declarer")
+    declarer = _SEAT_OF.get(result["declarer"]) if isinstance(result["declarer"], str) else None
+    if declarer is None:
+        declarer = Seat.parse(result["declarer"], f"{where}declarer")
     dside, oside = declarer.side, declarer.side.other
     contract = parse_contract(code, result.get("contract"), f"{where}contract")
     tricks = _req_int(result, "tricks", 0, 13)
-    value = int(p["trick_values"][contract.strain.value])
-    book = int(p.get("book", 6))
+    value = p["trick_values"][contract.strain.value]
+    book = p.get("book", 6)
 
     # revokes, through the code's own revoke provisions
-    flags = {"no_trick_score": set(), "honours_only": set()}  # type: dict[str, set[Side]]
+    flags: dict[str, set[Side]] = _NO_FLAGS
     transferred = 0
-    revokes = result.get("revokes") or []
-    if not isinstance(revokes, list):
-        raise InputError(f"{where}revokes", "expected a list of {offender, choice}")
-    by_side: dict[Side, int] = {}
-    both = len({Seat.parse(r.get("offender"), f"{where}revokes[{i}].offender").side
-                for i, r in enumerate(revokes) if isinstance(r, Mapping)}) == 2
-    for i, r in enumerate(revokes):
-        transferred += _score_revoke(code, sheet, r, i, declarer, by_side, both, flags, where)
-    penalties = result.get("penalties") or []
-    if not isinstance(penalties, list):
+    revokes = result.get("revokes")
+    if revokes:
+        flags = {"no_trick_score": set(), "honours_only": set()}
+        if not isinstance(revokes, list):
+            raise InputError(f"{where}revokes", "expected a list of {offender, choice}")
+        by_side: dict[Side, int] = {}
+        both = len({Seat.parse(r.get("offender"), f"{where}revokes[{i}].offender").side
+                    for i, r in enumerate(revokes) if isinstance(r, Mapping)}) == 2
+        for i, r in enumerate(revokes):
+            transferred += _score_revoke(code, sheet, r, i, declarer, by_side, both, flags, where)
+    penalties = result.get("penalties") or ()
+    if not isinstance(penalties, (list, tuple)):
         raise InputError(f"{where}penalties", "expected a list of {side, points, law}")
     for i, pen in enumerate(penalties):
         if not isinstance(pen, Mapping) or pen.get("side") not in ("NS", "EW") or \
@@ -292,20 +328,34 @@ def _score_deal(code: Code, result: Mapping[str, Any], where: str = "") -> Score
         _score_straight_tricks(code, sheet, contract, dside, tricks, value, book, flags)
 
     # slams, by either side, without revoke tricks
-    if True:
-        for side, won in ((dside, own_tricks), (oside, 13 - own_tricks)):
-            if won == 13 and "slam" in p:
-                sheet.add(side, "honour", p["slam"], "grand slam: all thirteen tricks", "slam")
-            elif won == 12 and "little_slam" in p:
-                sheet.add(side, "honour", p["little_slam"], "little slam: twelve tricks", "little_slam")
+    if own_tricks >= 12 or own_tricks <= 1:
+        side, won = (dside, own_tricks) if own_tricks >= 12 else (oside, 13 - own_tricks)
+        if won == 13 and "slam" in p:
+            sheet.add(side, "honour", p["slam"], "grand slam: all thirteen tricks", "slam")
+        elif won == 12 and "little_slam" in p:
+            sheet.add(side, "honour", p["little_slam"], "little slam: twelve tricks", "little_slam")
 
     # honours and chicane, by the holders, at the undoubled trick value
     _score_honours(code, sheet, result, contract, value, where)
 
+    # duplicate: a premium for 30 or more trick points in one deal
+    if "deal_premium" in p:
+        for side in (dside, oside):
+            made = sum(e.points for e in sheet.entries if e.side is side and e.column == "trick")
+            if made >= p["deal_premium_trick_points"]:
+                sheet.add(side, "honour", p["deal_premium"], f"premium: {made} trick points in one deal",
+                          "deal_premium")
+
     # a revoking side scores nothing but honours (and, under some codes, chicane)
-    entries = [e for e, r in zip(sheet.entries, sheet.rules)
-               if e.side not in flags["honours_only"] or r in _HONOURS_RULES]
-    return Score(code.id, tuple(entries), tuple(sheet.notes))
+    if flags["honours_only"]:
+        entries = tuple(e for e, r in zip(sheet.entries, sheet.rules)
+                        if e.side not in flags["honours_only"] or r in _HONOURS_RULES)
+    else:
+        entries = tuple(sheet.entries)
+    return Score(code.id, entries, tuple(sheet.notes))
+
+
+_NO_FLAGS: dict[str, set[Side]] = {"no_trick_score": frozenset(), "honours_only": frozenset()}  # type: ignore[dict-item]
 
 
 _HONOURS_RULES = frozenset({"honours", "no_trump_honours", "chicane"})
@@ -423,8 +473,8 @@ def _score_honours(code: Code, sheet: _Sheet, result: Mapping[str, Any], contrac
         h = result.get("honours")
         if h is None or h == "none":
             held = None
-        elif isinstance(h, Mapping) and h.get("side") in ("NS", "EW") and isinstance(h.get("held"), str):
-            held = (Side(h["side"]), h["held"])
+        elif isinstance(h, Mapping) and h.get("side") in _SIDES and isinstance(h.get("held"), str):
+            held = (_SIDES[h["side"]], h["held"])
         else:
             raise InputError(f"{where}honours", "expected {side: NS|EW, held: four_in_one_hand|...} or 'none' "
                              "(or give the deal)")
@@ -516,3 +566,177 @@ def _score_rubber(code: Code, rubber: Mapping[str, Any]) -> Score:
         rub["difference"] = abs(totals[Side.NS] - totals[Side.EW])
         rub["won_by"] = hi.value if totals[Side.NS] != totals[Side.EW] else None
     return Score(code.id, tuple(entries), tuple(notes), tuple(games), rub, tuple(scored))
+
+
+# --------------------------------------------------------------------------
+# Three-hand auction: each player for himself
+
+
+def _players(code: Code, result: Mapping[str, Any], where: str) -> tuple[Seat, tuple[Seat, ...]]:
+    if "dummy" not in result:
+        raise InputError(f"{where}dummy", "is required in three-hand: the seat of the dummy hand (no player sits there)")
+    dummy = Seat.parse(result["dummy"], f"{where}dummy")
+    return dummy, tuple(s for s in Seat if s is not dummy)
+
+
+def _score_three_hand(code: Code, result: Mapping[str, Any], where: str = "") -> Score:
+    for k in result:
+        if k not in _RESULT_KEY_SET:
+            raise InputError(f"{where}{k}", f"unknown field{did_you_mean(str(k), _RESULT_KEYS)}")
+    if result.get("revokes") or result.get("chicane"):
+        raise InputError(f"{where}revokes", "three-hand revokes and chicane are not scored automatically; "
+                         "give their points as penalties")
+    p = code.params
+    sheet = _Sheet(code)
+    dummy, players = _players(code, result, where)
+    if "declarer" not in result:
+        raise InputError(f"{where}declarer", "is required (the player who plays his hand and the dummy)")
+    declarer = Seat.parse(result["declarer"], f"{where}declarer")
+    if declarer is dummy:
+        raise InputError(f"{where}declarer", "the dummy cannot be the declarer")
+    adversaries = tuple(s for s in players if s is not declarer)
+    contract = parse_contract(code, result.get("contract"), f"{where}contract")
+    tricks = _req_int(result, "tricks", 0, 13)
+    value = p["trick_values"][contract.strain.value]
+    book = p.get("book", 6)
+    level = contract.level or 0
+    dbl = {0: "undoubled", 1: "doubled", 2: "redoubled"}[contract.doubled]
+    mult = 1 if contract.doubled == 0 else int(p["multiplier"][dbl])
+    # T12: a fulfilled contract scores as in Auction; a failed one scores for both adversaries as in Auction
+    if tricks >= book + level:
+        odd = tricks - book
+        sheet.add(declarer, "trick", odd * value * mult, f"{odd} tricks at {value}" + (f" x{mult}" if mult > 1 else ""),
+                  "trick_values" if mult == 1 else "multiplier")
+        if contract.doubled:
+            extra = tricks - book - level
+            sheet.add(declarer, "honour", int(p["doubled_bonus"][dbl]) * (1 + extra), f"{dbl} contract made",
+                      "doubled_bonus")
+    else:
+        short = book + level - tricks
+        for adv in adversaries:
+            sheet.add(adv, "honour", short * int(p["undertrick"][dbl]), f"{short} under-trick(s)", "undertrick")
+    if tricks == 13:
+        sheet.add(declarer, "honour", p["slam"], "grand slam", "slam")
+    elif tricks == 12:
+        sheet.add(declarer, "honour", p["little_slam"], "little slam", "little_slam")
+    # T13: honours by each player separately; the declarer counts his own and the dummy's
+    counts = _three_hand_honours(result, contract, dummy, declarer, players, where)
+    table = p["honours"]["by_player"]
+    for seat in players:
+        n = counts.get(seat, (0, 0))
+        total, best = n
+        if contract.strain is Strain.NT:
+            pts = total * int(table["no_trump"]["each_ace"])
+            if best == 4:
+                pts = int(table["no_trump"]["four_aces_in_one_hand"])
+            sheet.add(seat, "honour", pts, f"honours: {total} ace(s)", "honours_by_player")
+        else:
+            words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+            pts = 0
+            for hand_count in _split(seat, declarer, n):
+                if hand_count:
+                    pts += int(table["trump"][words[hand_count]]) * value
+            sheet.add(seat, "honour", pts, f"honours: {total} held", "honours_by_player")
+    pen = result.get("penalties") or []
+    for i, x in enumerate(pen):
+        if not isinstance(x, Mapping) or not isinstance(x.get("points"), int) or "law" not in x or "side" not in x:
+            raise InputError(f"{where}penalties[{i}]", "expected {side: <player seat>, points: N, law: \"T5\"}")
+        sheet.add(Seat.parse(x["side"], f"{where}penalties[{i}].side"), "honour", x["points"],
+                  str(x.get("reason", "penalty")), "", str(x["law"]))
+    return Score(code.id, tuple(sheet.entries), tuple(sheet.notes), players=players)
+
+
+def _split(seat: Seat, declarer: Seat, n: tuple[int, int]) -> list[int]:
+    """The declarer's honours are counted hand by hand (his own and the dummy's), others' as held."""
+    total, best = n
+    if seat is declarer:
+        return [best, total - best]
+    return [total]
+
+
+def _three_hand_honours(result: Mapping[str, Any], contract: Contract, dummy: Seat, declarer: Seat,
+                        players: tuple[Seat, ...], where: str) -> dict[Seat, tuple[int, int]]:
+    """(honours counted for the player, most in one hand) for each player."""
+    deal = result.get("deal")
+    if deal is not None:
+        hands = parse_deal(deal, f"{where}deal")
+        suit = None if contract.strain is Strain.NT else ("S" if contract.strain is Strain.R else contract.strain.value)
+
+        def count(s: Seat) -> int:
+            if suit is None:
+                return sum(1 for c in hands[s] if c.rank == "A")
+            return sum(1 for c in hands[s] if c.suit.value == suit and c.rank in _HONOUR_RANKS)
+
+        out = {s: (count(s), count(s)) for s in players}
+        own, dm = count(declarer), count(dummy)
+        out[declarer] = (own + dm, max(own, dm))
+        return out
+    h = result.get("honours")
+    if h is None or h == "none":
+        return {}
+    if not isinstance(h, Mapping):
+        raise InputError(f"{where}honours", "three-hand: expected {<seat>: count, ...} per player (the declarer's "
+                         "count includes the dummy's; give the deal to split them), or 'none'")
+    out = {}
+    for k, v in h.items():
+        seat = Seat.parse(k, f"{where}honours")
+        if type(v) is not int or not 0 <= v <= 5:
+            raise InputError(f"{where}honours.{k}", f"expected a count 0-5, got {v!r}")
+        out[seat] = (v, v)
+    return out
+
+
+def settle(totals: Mapping[str, int]) -> dict[str, int]:
+    """T15: each player wins from or loses to each other the difference between their totals.
+
+    Returns each pair's balance (``"A-B": -740`` — A pays B 740) and each player's net (``"A": -955``).
+    """
+    names = list(totals)
+    out: dict[str, int] = {}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            out[f"{a}-{b}"] = totals[a] - totals[b]
+    for a in names:
+        out[a] = sum(totals[a] - totals[b] for b in names if b != a)
+    return out
+
+
+def _score_three_hand_rubber(code: Code, rubber: Mapping[str, Any]) -> Score:
+    deals = rubber.get("deals")
+    if not isinstance(deals, list) or not deals:
+        raise InputError("deals", "expected a list of deal results")
+    p = code.params
+    game_points = int(p["game_points"])
+    entries: list[ScoreEntry] = []
+    scored = []
+    won: dict[Seat, int] = {}
+    below: dict[Seat, int] = {}
+    winner = None
+    players: tuple[Seat, ...] = ()
+    cite = p.get("cite") or {}
+    for i, d in enumerate(deals):
+        if winner is not None:
+            raise InputError(f"deals[{i}]", "the rubber was already won: this deal belongs to the next rubber")
+        s = _score_three_hand(code, {"code": code.id, **d}, f"deals[{i}].")
+        players = s.players
+        scored.append(s)
+        entries.extend(s.entries)
+        for e in s.entries:
+            if e.column == "trick":
+                below[e.side] = below.get(e.side, 0) + e.points  # type: ignore[index]
+        for seat, pts in list(below.items()):
+            if pts >= game_points:
+                won[seat] = won.get(seat, 0) + 1
+                entries.append(ScoreEntry(seat, "honour", int(p["game_bonus"]), "game", str(cite.get("game_bonus", "T14"))))
+                below = {}
+                if won[seat] == int(p.get("rubber_games", 2)):
+                    winner = seat
+                    entries.append(ScoreEntry(seat, "honour", int(p["rubber_bonus"]), "rubber",
+                                              str(cite.get("rubber_bonus", "T14"))))
+                break
+    totals = {s: sum(e.points for e in entries if e.side is s) for s in players}
+    settlement = settle({k.value: v for k, v in totals.items()})
+    rub = {"games": {k.value: v for k, v in won.items()}, "winner": winner.value if winner else None,
+           "totals": {k.value: v for k, v in totals.items()}}
+    notes = () if winner else ("The rubber is not finished.",)
+    return Score(code.id, tuple(entries), notes, (), rub, tuple(scored), players=players, settlement=settlement)

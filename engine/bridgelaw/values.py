@@ -46,23 +46,23 @@ class Seat(str, enum.Enum):
     @property
     def lho(self) -> "Seat":
         """The player on this seat's left (next in rotation)."""
-        return _SEATS[(_SEATS.index(self) + 1) % 4]
+        return _AFTER[self][1]
 
     @property
     def rho(self) -> "Seat":
         """The player on this seat's right."""
-        return _SEATS[(_SEATS.index(self) + 3) % 4]
+        return _AFTER[self][3]
 
     @property
     def partner(self) -> "Seat":
-        return _SEATS[(_SEATS.index(self) + 2) % 4]
+        return _AFTER[self][2]
 
     @property
     def side(self) -> "Side":
-        return Side.NS if self in (Seat.N, Seat.S) else Side.EW
+        return _SIDE_OF[self]
 
     def after(self, steps: int) -> "Seat":
-        return _SEATS[(_SEATS.index(self) + steps) % 4]
+        return _AFTER[self][steps % 4]
 
     @classmethod
     def parse(cls, text: object, field_name: str = "seat") -> "Seat":
@@ -82,6 +82,7 @@ class Seat(str, enum.Enum):
 
 _SEATS = [Seat.N, Seat.E, Seat.S, Seat.W]
 _SEAT_BY_TEXT = {s.value: s for s in _SEATS}
+_AFTER = {s: tuple(_SEATS[(i + k) % 4] for k in range(4)) for i, s in enumerate(_SEATS)}
 
 
 class Side(str, enum.Enum):
@@ -92,7 +93,7 @@ class Side(str, enum.Enum):
 
     @property
     def other(self) -> "Side":
-        return Side.EW if self is Side.NS else Side.NS
+        return _OTHER_SIDE[self]
 
     @property
     def seats(self) -> tuple[Seat, Seat]:
@@ -100,6 +101,10 @@ class Side(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+_OTHER_SIDE = {Side.NS: Side.EW, Side.EW: Side.NS}
+_SIDE_OF = {Seat.N: Side.NS, Seat.S: Side.NS, Seat.E: Side.EW, Seat.W: Side.EW}
 
 
 class Strain(str, enum.Enum):

@@ -1,0 +1,90 @@
+"""Scoring: worked examples from the seeds, and the rules each code states."""
+
+from __future__ import annotations
+
+import pytest
+
+import bridgelaw
+from bridgelaw import InputError
+from bridgelaw.scoring import honours_of, parse_deal, settle
+
+
+def test_three_hand_settlement_reproduces_fosters_table():
+    # Foster, seeds/002, THREE HAND AUCTION: totals A 240, B 980, C 456. His table prints A-B 740,
+    # B-C 524 (both right) but A-C 215 where 456 - 240 is 216, and carries that slip into the nets
+    # (A -955, C -309). Laws T15 says each wins or loses the difference of the totals: 216.
+    s = settle({"A": 240, "B": 980, "C": 456})
+    assert (s["A-B"], s["A-C"], s["B-C"]) == (-740, -216, 524)
+    assert (s["A"], s["B"], s["C"]) == (-956, 1264, -308)
+    assert s["A"] + s["B"] + s["C"] == 0
+
+
+DEAL = "N:AKQJ2.AK.AK.AKQ2 T9876.QJ2.QJ2.J3 543.T9876.T98.T9 .543.76543.87654"
+
+
+def test_honours_and_chicane_are_read_from_the_deal():
+    hands = parse_deal(DEAL)
+    assert honours_of(hands, bridgelaw.Strain.S) == (bridgelaw.Side.NS, "four_in_one_hand")
+    assert honours_of(hands, bridgelaw.Strain.NT) == (bridgelaw.Side.NS, "four_aces_in_one_hand")
+    assert honours_of(hands, bridgelaw.Strain.H) == (bridgelaw.Side.NS, "three_between_partners")
+
+
+def test_a_revoke_by_an_adversary_with_tricks_chosen_helps_the_contract_but_earns_no_bonus():
+    s = bridgelaw.score({"code": "wcny-1913", "declarer": "S", "contract": "4HX", "tricks": 8, "honours": "none",
+                         "revokes": [{"offender": "W", "choice": "tricks"}]})
+    assert s.totals()["NS"] == {"trick": 5 * 8 * 2, "honour": 0, "total": 80}
+    assert s.totals()["EW"]["total"] == 0
+
+
+def test_a_revoking_declarer_scores_only_honours():
+    s = bridgelaw.score({"code": "wcny-1913", "declarer": "S", "contract": "2S", "tricks": 9,
+                         "honours": {"side": "NS", "held": "four_in_one_hand"}, "revokes": [{"offender": "S"}]})
+    assert [(e.side.value, e.points, e.law) for e in s.entries] == [("EW", 100, "84"), ("NS", 16, "6")]
+
+
+def test_one_spade_loss_is_limited_unless_redoubled():
+    lim = bridgelaw.score({"code": "wcny-1913", "declarer": "S", "contract": "1SX", "tricks": 2,
+                           "original_one_spade": True, "honours": "none"})
+    assert lim.totals()["EW"]["honour"] == 100 and lim.entries[0].law == "48"
+    red = bridgelaw.score({"code": "wcny-1913", "declarer": "S", "contract": "1SXX", "tricks": 2,
+                           "original_one_spade": True, "honours": "none"})
+    assert red.totals()["EW"]["honour"] == 5 * 200
+
+
+def test_bid_seven_take_twelve_scores_little_slam_though_the_declaration_fails():
+    s = bridgelaw.score({"code": "wcny-1913", "declarer": "E", "contract": "7H", "tricks": 12, "honours": "none"})
+    assert [(e.side.value, e.points, e.law) for e in s.entries] == [("NS", 50, "47a"), ("EW", 20, "8")]
+
+
+def test_unfinished_rubber_gives_125_to_the_winners_of_a_game():
+    s = bridgelaw.score({"code": "wcny-1913", "unfinished": True, "deals": [
+        {"declarer": "S", "contract": "4H", "tricks": 10, "honours": "none"},
+    ]})
+    assert s.rubber["winner"] is None
+    assert [(e.side.value, e.points, e.law) for e in s.entries][-1] == ("NS", 125, "11")
+
+
+def test_duplicate_premium_for_thirty_trick_points_in_one_deal_and_no_rubbers():
+    s = bridgelaw.score({"code": "wcny-1913-duplicate", "declarer": "S", "contract": "3NT", "tricks": 9,
+                         "honours": "none"})
+    assert (s.entries[-1].points, s.entries[-1].law) == (125, "A")
+    with pytest.raises(InputError, match="neither games nor rubbers"):
+        bridgelaw.score({"code": "wcny-1913-duplicate", "deals": [{"declarer": "S", "contract": "1S", "tricks": 7}]})
+
+
+def test_three_hand_failed_contract_scores_for_both_adversaries_and_honours_by_player():
+    s = bridgelaw.score({"code": "wcny-1913-three-hand", "dummy": "W", "declarer": "S", "contract": "2H",
+                         "tricks": 7, "honours": {"S": 3, "N": 1, "E": 1}})
+    t = s.totals()
+    assert set(t) == {"N", "E", "S"}
+    assert (t["N"]["total"], t["E"]["total"], t["S"]["total"]) == (58, 58, 24)
+
+
+def test_three_hand_rubber_pays_125_a_game_and_250_the_rubber():
+    s = bridgelaw.score({"code": "wcny-1913-three-hand", "deals": [
+        {"dummy": "W", "declarer": "S", "contract": "4H", "tricks": 10, "honours": "none"},
+        {"dummy": "W", "declarer": "S", "contract": "3NT", "tricks": 9, "honours": "none"},
+    ]})
+    assert s.rubber["winner"] == "S"
+    assert s.totals()["S"]["total"] == 32 + 30 + 125 + 125 + 250
+    assert s.settlement["S"] == 2 * 562
