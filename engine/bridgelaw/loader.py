@@ -266,12 +266,20 @@ def load_kinds(root: str | None = None) -> tuple[Mapping[str, FactSpec], Mapping
     _add_kinds(src, data["kinds"], kinds, common)
     extra = base / "kinds.d"
     if extra.is_dir():
+        sources = []
         for path in sorted(extra.glob("*.yaml")):
             esrc = load_yaml(path, f"laws/kinds.d/{path.name}")
             if not isinstance(esrc.data, dict) or set(esrc.data) - {"kinds"} or \
                     not isinstance(esrc.data.get("kinds"), dict):
                 raise esrc.error((), "expected one mapping 'kinds:' (of new kinds, or facts to add to a kind)")
-            _add_kinds(esrc, esrc.data["kinds"], kinds, common)
+            sources.append(esrc)
+        # new kinds first, from every file; then the facts files add to kinds defined anywhere
+        for esrc in sources:
+            _add_kinds(esrc, {k: v for k, v in esrc.data["kinds"].items()
+                              if isinstance(v, dict) and ("phase" in v or "summary" in v)}, kinds, common)
+        for esrc in sources:
+            _add_kinds(esrc, {k: v for k, v in esrc.data["kinds"].items()
+                              if not (isinstance(v, dict) and ("phase" in v or "summary" in v))}, kinds, common)
     return common, kinds
 
 
