@@ -356,6 +356,66 @@ def score_sheet(s: Any) -> str:
     return "\n".join(lines)
 
 
+def cmd_diff(args: argparse.Namespace) -> int:
+    from .compare import diff_codes, render, ruling_diff
+
+    if args.rulings:
+        import time
+
+        t = time.perf_counter()
+        res = ruling_diff(args.a, args.b, args.kind or None)
+        res["seconds"] = round(time.perf_counter() - t, 2)
+        if args.json or args.format == "json":
+            print(json.dumps(res, indent=2, default=str))
+            return 0
+        print(f"{args.a} vs {args.b}: {res['incidents']} incidents ruled under both codes in {res['seconds']} s; "
+              f"{len(res['groups'])} kinds of difference")
+        for g in res["groups"]:
+            print(f"\n[{g['kind']}] {g['count']} incident(s), e.g. {json.dumps(g['example'])}")
+            for cid in (args.a, args.b):
+                print(f"    {cid:<22} {g[cid]['does']}  (laws {', '.join(g[cid]['laws']) or '—'})")
+        return 0
+    d = diff_codes(args.a, args.b, args.topic)
+    print(render(d, "json" if args.json else args.format))
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from .compare import history
+
+    rows = history(args.topic)
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    for r in rows:
+        print(f"{r['year']}  {r['code']} — {r['title']}")
+        if not r["laws"]:
+            print("    (no law on this topic)")
+        for law in r["laws"]:
+            print(f"  Law {law['number']}")
+            print(_wrap("MISSING: in no source" if law["missing"] else (law["text"] or "").replace("[^", "[")))
+        print()
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from .compare import audit
+
+    res = audit(args.code)
+    if args.json:
+        print(json.dumps(res, indent=2, default=str))
+        return 0
+    print(f"audit of {res['code']}: {res['incidents']} incidents ruled")
+    print(f"\nSilent ({len(res['silent'])}): the code prescribes nothing")
+    for x in res["silent"]:
+        print(f"  {x['kind']}: e.g. {json.dumps(x['example'])}" + (f" — {x['note']}" if x.get("note") else ""))
+    print(f"\nConflicts ({len(res['conflicts'])}): two provisions apply with clashing effects and no precedence")
+    for x in res["conflicts"]:
+        print(f"  {x['kind']}: {' and '.join(x['provisions'])} ({', '.join(x['effects'])}); "
+              f"e.g. {json.dumps(x['example'])}")
+    return 0
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .check import run_check
 
@@ -393,6 +453,17 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--why", action="store_true", help="show every provision considered and why")
     sp = add("score", cmd_score, "score a deal or a rubber (YAML or JSON file, or - for stdin)")
     sp.add_argument("file")
+    sp = add("diff", cmd_diff, "compare two codes: text, parameters, provisions (--rulings: the rulings)")
+    sp.add_argument("a")
+    sp.add_argument("b")
+    sp.add_argument("--topic")
+    sp.add_argument("--format", choices=["text", "markdown", "html", "json"], default="text")
+    sp.add_argument("--rulings", action="store_true", help="rule generated incidents under both codes")
+    sp.add_argument("--kind", action="append", help="with --rulings: only this kind (repeatable)")
+    sp = add("history", cmd_history, "how one topic reads in every code, in date order")
+    sp.add_argument("topic")
+    sp = add("audit", cmd_audit, "where a code is silent, and provisions that clash without precedence")
+    sp.add_argument("code")
     add("check", cmd_check, "load every code and the casebook; report errors at path:line:col")
     return p
 

@@ -496,9 +496,27 @@ def _score_honours(code: Code, sheet: _Sheet, result: Mapping[str, Any], contrac
                 raise InputError(f"{where}honours.held", f"expected one of {', '.join(table)}, got {key!r}")
             sheet.add(side, "honour", int(table[key]) * value,
                       f"honours: {key.replace('_', ' ')} ({table[key]} x {value})", "honours")
-    for seat in chicane:
-        sheet.add(seat.side, "honour", int(p["chicane"]) * value,
-                  f"chicane: {seat.value} holds no trump ({p['chicane']} x {value})", "chicane")
+    if not chicane:
+        return
+    rule = p.get("chicane_rule", "add")
+    for side in (Side.NS, Side.EW):
+        void = [s for s in chicane if s.side is side]
+        if not void:
+            continue
+        names = " and ".join(s.value for s in void)
+        if rule == "add":  # English: each player void of trumps scores chicane for his side
+            for seat in void:
+                sheet.add(side, "honour", int(p["chicane"]) * value,
+                          f"chicane: {seat.value} holds no trump ({p['chicane']} x {value})", "chicane")
+        elif len(void) == 2 and "double_chicane" in p:  # American: double chicane comes off the adversaries' honours
+            sheet.add(side.other, "honour", -int(p["double_chicane"]) * value,
+                      f"double chicane: {names} hold no trump, deducted ({p['double_chicane']} x {value})", "chicane")
+        elif held is not None and held[0] is side:  # American: added when the chicane side scores honours
+            sheet.add(side, "honour", int(p["chicane"]) * value,
+                      f"chicane: {names} holds no trump ({p['chicane']} x {value})", "chicane")
+        else:  # ... deducted from the adversaries' honours when they score them
+            sheet.add(side.other, "honour", -int(p["chicane"]) * value,
+                      f"chicane: {names} holds no trump, deducted ({p['chicane']} x {value})", "chicane")
 
 
 # --------------------------------------------------------------------------
