@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .errors import BridgelawError, InputError
+from .values import Seat
 
 __all__ = ["main"]
 
@@ -416,6 +417,47 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_auction(args: argparse.Namespace) -> int:
+    from .table import Table
+
+    t = Table(args.code, args.dealer)
+    events = []
+    for i, text in enumerate(args.calls):
+        seat_text, _, call = text.rpartition(":")
+        seat = seat_text or t.next_caller().value
+        if t.state["phase"] not in ("auction",):
+            raise InputError(f"CALL {i + 1}", f"{text!r}: the auction is already over")
+        a = t.call(seat, call)
+        ev: dict[str, Any] = {"seat": seat, "call": call.upper(), "legal": a.legal}
+        if not a.legal:
+            assert a.ruling is not None
+            ev["irregularity"] = a.kind
+            ev["ruling"] = a.ruling.to_dict()
+            events.append(ev)
+            break  # the ruling waits on the innocent side's choice
+        events.append(ev)
+    st = t.state
+    out = {"code": t.code.id, "dealer": st["dealer"], "calls": events, "phase": st["phase"],
+           "final_declaration": st["contract"], "doubled": st["doubled"], "declarer": st["declarer"],
+           "dummy": Seat(st["declarer"]).partner.value if st["declarer"] else None,
+           "leader": st["leader"]}
+    if args.json:
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    for ev in events:
+        print(f"{ev['seat']}: {ev['call']}" + ("" if ev["legal"] else f"  — {ev['irregularity'].replace('_', ' ')}"))
+    for ev in events:
+        if not ev["legal"]:
+            print()
+            _print_ruling(a.ruling, t.code)
+    if st["declarer"]:
+        print(f"\nfinal declaration {st['contract']}" + {0: "", 1: " doubled", 2: " redoubled"}.get(st["doubled"], "")
+              + f"; declarer {st['declarer']}, dummy {out['dummy']}, opening lead from {st['leader']}")
+    elif st["phase"] == "auction":
+        print(f"\nthe auction goes on: {t.next_caller().value} to call")
+    return 0
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .check import run_check
 
@@ -464,6 +506,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("topic")
     sp = add("audit", cmd_audit, "where a code is silent, and provisions that clash without precedence")
     sp.add_argument("code")
+    sp = add("auction", cmd_auction, "run an auction call by call (SEAT:CALL or CALL in rotation); rule on irregularities")
+    sp.add_argument("--code", required=True)
+    sp.add_argument("--dealer", required=True)
+    sp.add_argument("calls", nargs="+", metavar="CALL")
     add("check", cmd_check, "load every code and the casebook; report errors at path:line:col")
     return p
 

@@ -1,0 +1,170 @@
+"""The table: legal auctions and plays accepted under every code, irregularities detected and ruled,
+every state reached by apply() consistent, and the state round-trips through JSON."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bridgelaw
+from bridgelaw import Call, Seat
+from bridgelaw.facts import higher
+from bridgelaw.table import Table
+
+FOUR_HANDED = [c for c in bridgelaw.codes() if bridgelaw.load_code(c).players == 4]
+RANKS = "23456789TJQKA"
+CARDS = [s + r for s in "SHDC" for r in RANKS]
+
+
+def pbn(cards: list[str], first: str = "N") -> str:
+    hands = []
+    for i in range(4):
+        h = cards[i * 13:(i + 1) * 13]
+        hands.append(".".join("".join(sorted((c[1] for c in h if c[0] == s), key=RANKS.index, reverse=True))
+                              for s in "SHDC"))
+    return f"{first}:" + " ".join(hands)
+
+
+def legal_calls(t: Table) -> list[str]:
+    code, seat = t.code, t.next_caller()
+    calls = [Call(x) for _, x in t.state["calls"]]
+    out = ["P"]
+    last_i = max((i for i, c in enumerate(calls) if c.is_bid), default=None)
+    last = calls[last_i] if last_i is not None else None
+    for lv in range(1, 8):
+        for s in code.params["trick_values"]:
+            c = Call(f"{lv}{s}")
+            if last is None or higher(code, c, last):
+                out.append(c.text)
+    if last is not None:
+        bidder = Seat(t.state["calls"][last_i][0])
+        after = [(Seat(w), Call(x)) for w, x in t.state["calls"][last_i + 1:] if x != "P"]
+        if not after and bidder.side is not seat.side:
+            out.append("X")
+        if len(after) == 1 and after[0][1].text == "X" and after[0][0].side is not seat.side:
+            out.append("XX")
+    return out
+
+
+def run_auction(t: Table, draw) -> None:
+    if t.straight:
+        st_ = t.state["straight"]
+        if draw(st.booleans()):
+            assert t.call(t.dealer, "P").legal
+            assert t.call(t.dealer.partner, draw(st.sampled_from(list(t.code.params["trick_values"])))).legal
+        else:
+            assert t.call(t.dealer, draw(st.sampled_from(list(t.code.params["trick_values"])))).legal
+        while t.state["phase"] == "auction":
+            a = t.call(Seat(st_["turn"]), draw(st.sampled_from(["P", "P", "X"])))
+            assert a.legal, a
+        return
+    steps = 0
+    while t.state["phase"] == "auction":
+        steps += 1
+        choices = legal_calls(t)
+        c = "P" if steps > 12 else draw(st.sampled_from(choices))
+        if not t.state["calls"] and c == "P":
+            c = choices[1]
+        a = t.call(t.next_caller(), c)
+        assert a.legal, (a, t.state["calls"], c)
+
+
+def legal_card(t: Table, rnd: random.Random) -> tuple[Seat, str]:
+    seat = t.next_player()
+    hand = t.state["hands"][seat.value]
+    cur = t.state["current"]
+    follow = [c for c in hand if cur and c[0] == cur[0][1][0]]
+    return seat, rnd.choice(follow or hand)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), code=st.sampled_from(FOUR_HANDED), cards=st.permutations(CARDS),
+       dealer=st.sampled_from("NESW"), seed=st.integers(0, 10 ** 6))
+def test_random_legal_deals_are_accepted_and_scored(data, code, cards, dealer, seed):
+    t = Table(code, dealer, pbn(list(cards)))
+    run_auction(t, data.draw)
+    if t.state["phase"] == "passed_out":
+        return
+    rnd = random.Random(seed)
+    while t.state["phase"] == "play":
+        seat, card = legal_card(t, rnd)
+        assert t.play(seat, card).legal
+        t.check()
+    assert t.state["phase"] == "done"
+    s = t.score()
+    assert sum(e.points for e in s.entries) >= 0 or t.straight
+    again = Table.from_json(t.to_json())
+    assert again.to_json() == t.to_json()
+
+
+AUCTION = [c for c in FOUR_HANDED if bridgelaw.load_code(c).game == "auction"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), code=st.sampled_from(AUCTION), cards=st.permutations(CARDS), seed=st.integers(0, 10 ** 6),
+       which=st.sampled_from(["call_out_of_turn", "insufficient_bid", "lead_out_of_turn", "revoke", "exposed"]))
+def test_an_injected_irregularity_is_detected_ruled_and_applied(data, code, cards, seed, which):
+    t = Table(code, "S", pbn(list(cards)))
+    rnd = random.Random(seed)
+    assert t.call("S", "1H").legal
+    if which == "call_out_of_turn":
+        a = t.call("N", "2C")  # W is next
+        assert a.kind == "call_out_of_turn" and a.ruling is not None
+    elif which == "insufficient_bid":
+        a = t.call("W", "1C")
+        assert a.kind in ("insufficient_bid", "impossible_bid") and (a.ruling.options or a.ruling.effects)
+    elif which == "exposed":
+        a = t.expose("W", t.state["hands"]["W"][0])
+        assert a.kind == "exposed_card_in_auction"
+    else:
+        for s in "WNE":
+            assert t.call(s, "P").legal
+        assert t.state["declarer"] == "S" and t.state["leader"] == "W"
+        if which == "lead_out_of_turn":
+            a = t.play("N", t.state["hands"]["N"][0])
+            assert a.kind == "lead_out_of_turn"
+        else:
+            # find a revoke: a seat that holds the suit led but plays another
+            a = None
+            while t.state["phase"] == "play" and a is None:
+                seat = t.next_player()
+                hand = t.state["hands"][seat.value]
+                cur = t.state["current"]
+                if cur and any(c[0] == cur[0][1][0] for c in hand) and any(c[0] != cur[0][1][0] for c in hand):
+                    ans = t.play(seat, next(c for c in hand if c[0] != cur[0][1][0]))
+                    while ans.legal and t.state["current"]:
+                        s2, c2 = legal_card(t, rnd)
+                        ans = t.play(s2, c2)
+                    a = ans
+                    break
+                s2, c2 = legal_card(t, rnd)
+                assert t.play(s2, c2).legal
+            if a is None:
+                return
+            assert a.kind == "revoke" and a.facts["established"] is True
+    r = a.ruling
+    assert r is not None
+    for _ in range(6):  # facts the table cannot see are asked: answer them
+        if not r.questions:
+            break
+        q = r.questions[0]
+        r = t.answer(**{q.fact: (q.choices[0] if q.choices else False if q.type == "bool" else 1 if q.type == "int"
+                                 else "N" if q.type == "seat" else "NS" if q.type == "side" else "H")})
+    assert not r.questions, r.questions
+    t.apply(r.options[0].id if r.options else None, suit="C")
+    t.check()
+    assert Table.from_json(t.to_json()).to_json() == t.to_json()
+
+
+def test_a_pending_ruling_blocks_the_table_until_applied():
+    t = Table("wcny-1913", "S")
+    t.call("S", "1H")
+    a = t.call("W", "1S")
+    assert not a.legal and a.kind == "insufficient_bid"
+    with pytest.raises(bridgelaw.InputError, match="waits"):
+        t.call("W", "2S")
+    t.apply("penalize")
+    assert t.state["calls"][-1] == ["W", "4S"] and t.state["barred"] == {"E": "adverse_call"}
