@@ -565,10 +565,12 @@ class Facts(dict):  # type: ignore[type-arg]
     fact raises :class:`MissingFact`.
     """
 
-    __slots__ = ("code_value",)
+    __slots__ = ("code_value", "presumed")
 
-    def __init__(self, data: Mapping[str, Any], code_value: Callable[[Call], int]) -> None:
+    def __init__(self, data: Mapping[str, Any], code_value: Callable[[Call], int],
+                 presumed: tuple[str, ...] = ()) -> None:
         super().__init__(data)
+        self.presumed = presumed
         for k in [k for k, v in self.items() if v is None]:
             del self[k]
         self.code_value = code_value

@@ -233,20 +233,23 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
         kinds_ = load_kinds()[1]
         kind = kinds_[kind_id]
 
+    presumed = []
     for name, spec in kind.facts.items():
         if name not in f and spec.default is not None:
             f[name] = spec.default
-            notes.append(f"presumed {name} = {_show_default(spec.default)} (not given)")
+            presumed.append(name)
     for name, spec in common.items():
         if name not in f and spec.default is not None:
             f[name] = spec.default
+    if code.game == "straight-bridge" and f.get("declarer") is None and f.get("dealer") is not None:
+        f["declarer"] = f["dealer"]  # in straight bridge the dealer always plays the combined hands
     if f.get("declarer") is not None:
         d = f["declarer"]
         f.setdefault("dummy", d.partner)
         f.setdefault("leader", d.lho)
     if f.get("dealer") is not None:
         f.setdefault("eldest", f["dealer"].lho)
-    return kind_id, Facts(f, code.bid_value), notes
+    return kind_id, Facts(f, code.bid_value, tuple(presumed)), notes
 
 
 def _show_default(v: Any) -> str:

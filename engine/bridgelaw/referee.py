@@ -55,6 +55,7 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
     effects: list[Effect] = []
     options: list[Option] = []
     cited: dict[str, set[str]] = {}
+    withheld: dict[str, str] = {}
     for p, ok, because in trace:
         if not ok or p.id in overridden:
             continue
@@ -75,6 +76,7 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
                                             o.label))
         except MissingFact as m:
             asked.setdefault(_asked_name(m.name, facts), []).append(p)
+            withheld[p.id] = _asked_name(m.name, facts)
             continue
         effects.extend(p_effects)
         options.extend(p_options)
@@ -83,6 +85,14 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
             cited.setdefault(c, set())
         notes.extend(p.notes)
 
+    # the presumptions a provision actually read are said in the notes
+    if facts.presumed:
+        read = {n for p in provisions for n in p.needs}
+        for name in facts.presumed:
+            if name in read:
+                v = facts[name]
+                notes.insert(0, f"presumed {name} = {('true' if v else 'false') if isinstance(v, bool) else v} "
+                                "(not given)")
     # a question only a provision overridden by one that applies would need is not worth asking
     questions = tuple(_question(kind, name, [p.full_id for p in provs]) for name, provs in asked.items()
                       if any(p.id not in overridden for p in provs))
@@ -92,13 +102,17 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
                      + (" (none answers this kind of irregularity)." if not provisions else "."))
     laws = tuple(_cite(code, number, fns) for number, fns in cited.items())
     return Ruling(code.id, kind, laws, tuple(effects), tuple(options), questions, tuple(notes),
-                  lambda: _trace_steps(trace, overridden), facts)
+                  lambda: _trace_steps(trace, overridden, withheld), facts)
 
 
-def _trace_steps(trace: list[tuple[Provision, bool, Any]], overridden: dict[str, Provision]) -> list[TraceStep]:
+def _trace_steps(trace: list[tuple[Provision, bool, Any]], overridden: dict[str, Provision],
+                 withheld: Mapping[str, str]) -> list[TraceStep]:
     out = []
     for p, ok, because in trace:
-        if ok and p.id in overridden:
+        if ok and p.id in withheld:
+            out.append(TraceStep(p.full_id, p.law, False,
+                                 f"its condition holds, but what follows needs {withheld[p.id]}, which was not given"))
+        elif ok and p.id in overridden:
             out.append(TraceStep(p.full_id, p.law, False, _overridden(because, overridden[p.id])))
         else:
             out.append(TraceStep(p.full_id, p.law, ok, because))
