@@ -20,10 +20,11 @@ def expectations(path: Path) -> dict[str, str]:
     return out
 
 
-@pytest.fixture(autouse=True)
-def _fresh_data_dir(monkeypatch):
-    """Tests that point BRIDGELAW_DATA elsewhere must not leak cached codes."""
+@pytest.fixture
+def fresh_codes():
+    """For tests that point BRIDGELAW_DATA elsewhere: no cached code leaks in or out."""
     from bridgelaw.loader import clear_cache
 
+    clear_cache()
     yield
     clear_cache()

@@ -29,7 +29,7 @@ def _laws_dir(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("path", LAW_FILES, ids=[p.stem for p in LAW_FILES])
-def test_broken_law_file(path, tmp_path, monkeypatch):
+def test_broken_law_file(path, tmp_path, monkeypatch, fresh_codes):
     want = expectations(path)
     laws = _laws_dir(tmp_path)
     code = laws / "broken"
@@ -57,7 +57,7 @@ def test_broken_law_file(path, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("folder", CODES, ids=[p.name for p in CODES])
-def test_broken_code(folder, tmp_path, monkeypatch):
+def test_broken_code(folder, tmp_path, monkeypatch, fresh_codes):
     want = expectations(folder / "code.yaml")
     laws = _laws_dir(tmp_path)
     shutil.copytree(ROOT / "laws" / "wcny-1913", laws / "wcny-1913")

@@ -16,21 +16,25 @@ CASES = load_cases(ROOT / "rulings")
 SCORES = load_cases(ROOT / "rulings", scores=True)
 SCHEMA = json.loads((ROOT / "schema" / "ruling.schema.json").read_text())
 SCORE_SCHEMA = json.loads((ROOT / "schema" / "score.schema.json").read_text())
+# validators built once: jsonschema.validate() would check the schema itself again for every case
+RULING_V = jsonschema.Draft202012Validator(SCHEMA)
 INCIDENT_SCHEMA = json.loads((ROOT / "schema" / "incident.schema.json").read_text())
+INCIDENT_V = jsonschema.Draft202012Validator(INCIDENT_SCHEMA)
+SCORE_V = jsonschema.Draft202012Validator(SCORE_SCHEMA)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.path.split("/", 1)[1][:-5] for c in CASES])
 def test_ruling(case):
-    jsonschema.validate(case.incident, INCIDENT_SCHEMA)
+    INCIDENT_V.validate(case.incident)
     ruling = rule(case.incident)
-    jsonschema.validate(ruling.to_dict(), SCHEMA)
+    RULING_V.validate(ruling.to_dict())
     assert compare(ruling, case.expect) == []
 
 
 @pytest.mark.parametrize("case", SCORES, ids=[c.path.split("/", 1)[1][:-5] for c in SCORES])
 def test_score(case):
     result = score(case.incident)
-    jsonschema.validate(result.to_dict(), SCORE_SCHEMA)
+    SCORE_V.validate(result.to_dict())
     assert compare_score(result, case.expect) == []
 
 

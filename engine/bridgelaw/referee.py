@@ -48,10 +48,7 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
             applied.append(p)
         trace.append((p, ok, _because(p, facts, ok)))
 
-    overridden: dict[str, Provision] = {}
-    for p in applied:
-        for o in p.overrides:
-            overridden.setdefault(o, p)
+    overridden = _overrides(applied)
     effects: list[Effect] = []
     options: list[Option] = []
     cited: dict[str, set[str]] = {}
@@ -117,6 +114,23 @@ def _trace_steps(trace: list[tuple[Provision, bool, Any]], overridden: dict[str,
         else:
             out.append(TraceStep(p.full_id, p.law, ok, because))
     return out
+
+
+def _overrides(applied: list[Provision]) -> dict[str, Provision]:
+    """Which applied provisions are overridden, and by which: only a provision not itself overridden
+    overrides others (D over 88 over 84: 84 stands). Worked to a fixed point."""
+    overridden: dict[str, Provision] = {}
+    for _ in range(len(applied) + 1):
+        nxt: dict[str, Provision] = {}
+        for p in applied:
+            if p.id in overridden:
+                continue
+            for o in p.overrides:
+                nxt.setdefault(o, p)
+        if nxt.keys() == overridden.keys():
+            return nxt
+        overridden = nxt
+    return overridden
 
 
 def _asked_name(name: str, facts: Facts) -> str:

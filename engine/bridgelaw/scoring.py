@@ -303,7 +303,8 @@ def _score_deal(code: Code, result: Mapping[str, Any], where: str = "") -> Score
         both = len({Seat.parse(r.get("offender"), f"{where}revokes[{i}].offender").side
                     for i, r in enumerate(revokes) if isinstance(r, Mapping)}) == 2
         for i, r in enumerate(revokes):
-            transferred += _score_revoke(code, sheet, r, i, declarer, by_side, both, flags, where)
+            transferred += _score_revoke(code, sheet, r, i, declarer, by_side, both, flags, where,
+                                         result.get("dealer"))
     penalties = result.get("penalties") or ()
     if not isinstance(penalties, (list, tuple)):
         raise InputError(f"{where}penalties", "expected a list of {side, points, law}")
@@ -362,7 +363,7 @@ _HONOURS_RULES = frozenset({"honours", "no_trump_honours", "chicane"})
 
 
 def _score_revoke(code: Code, sheet: _Sheet, r: Any, i: int, declarer: Seat, by_side: dict[Side, int], both: bool,
-                  flags: dict[str, set[Side]], where: str) -> int:
+                  flags: dict[str, set[Side]], where: str, result_dealer: Any = None) -> int:
     from .referee import rule
 
     f = f"{where}revokes[{i}]"
@@ -370,7 +371,8 @@ def _score_revoke(code: Code, sheet: _Sheet, r: Any, i: int, declarer: Seat, by_
         raise InputError(f, "expected {offender: N, choice: tricks|points} (choice when the innocent side chooses)")
     offender = Seat.parse(r["offender"], f"{f}.offender")
     by_side[offender.side] = by_side.get(offender.side, 0) + 1
-    ruling = rule({"code": code.id, "irregularity": "revoke", "declarer": declarer.value,
+    dealer = {"dealer": Seat.parse(result_dealer, f"{where}dealer").value} if result_dealer else {}
+    ruling = rule({"code": code.id, "irregularity": "revoke", "declarer": declarer.value, **dealer,
                    "offender": offender.value,
                    "facts": {"established": True, "revokes_by_side": by_side[offender.side],
                              "both_sides_revoked": both}})
