@@ -227,8 +227,9 @@ def _effects_sig(p: Any) -> Any:
 # Rulings over a fact space
 
 
-def _bids() -> list[Call]:
-    return [Call(f"{lv}{s}") for lv in range(1, 8) for s in ("C", "D", "H", "S", "R", "NT")]
+def _bids(codes: list[Code]) -> list[Call]:
+    strains = [s for s in ("C", "D", "H", "S", "R", "NT") if all(s in c.params.get("trick_values", {}) for c in codes)]
+    return [Call(f"{lv}{s}") for lv in range(1, 8) for s in strains]
 
 
 def _domain(code_ids_: Iterable[Code], kind: str) -> list[tuple[str, list[Any]]]:
@@ -270,7 +271,7 @@ def _domain(code_ids_: Iterable[Code], kind: str) -> list[tuple[str, list[Any]]]
 def incidents_for(codes: list[Code], kind: str, limit: int = 20000) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
     """(incident mapping, the facts varied) over the kind's fact space; auction kinds walk pairs of bids."""
     if kind in ("insufficient_bid", "impossible_bid"):
-        bids = _bids()
+        bids = _bids(codes)
         for prev in bids:
             for call in bids:
                 if all(not higher(c, call, prev) for c in codes):

@@ -426,7 +426,9 @@ def _score_auction_tricks(code: Code, sheet: _Sheet, result: Mapping[str, Any], 
         per = int(p["undertrick"][dbl])
         points = short * per
         limit_note = ""
-        if _original_one_spade(code, result, contract, where) and contract.doubled < 2 and "one_spade_limit" in p:
+        if "one_spade_limit" in p and contract.level == 1 and contract.strain is Strain.S and \
+                (p.get("one_spade_limit_applies_to") == "any" or _original_one_spade(code, result, contract, where)) \
+                and not (contract.doubled == 2 and p.get("one_spade_limit_unless_redoubled", True)):
             if points > int(p["one_spade_limit"]):
                 points = int(p["one_spade_limit"])
                 limit_note = f" (limited to {points} on the dealer's original one spade)"
