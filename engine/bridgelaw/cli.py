@@ -458,6 +458,48 @@ def cmd_auction(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .pbn import read_pbn
+    from .replay import replay
+
+    if args.file == "-":
+        text, name = sys.stdin.read(), "<stdin>"
+    else:
+        try:
+            text, name = Path(args.file).read_text(encoding="utf-8"), args.file
+        except OSError as e:
+            raise InputError("FILE", f"cannot read {args.file}: {e.strerror}") from None
+    stripped = text.lstrip()
+    if stripped.startswith(("[", "%")):
+        reports = [replay(rec, args.code) for rec in read_pbn(text, name)]
+    else:
+        data = _read_input(args.file) if args.file != "-" else json.loads(text)
+        reports = [replay(d, args.code) for d in (data if isinstance(data, list) else [data])]
+    if args.json:
+        print(json.dumps(reports if len(reports) > 1 else reports[0], indent=2, ensure_ascii=False, default=str))
+        return 0
+    for rep in reports:
+        print(f"Replay under {rep['code']}")
+        for ev in rep["events"]:
+            if "note" in ev:
+                print(f"  note: {ev['note']}")
+            elif "applied" in ev:
+                print(f"  -> applied {ev['applied']} ({ev['irregularity'].replace('_', ' ')})")
+            elif not ev.get("legal", True):
+                what = ev.get("call") or ev.get("card") or ev.get("expose")
+                print(f"  {ev['seat']} {what}: {ev['irregularity'].replace('_', ' ')} — "
+                      + "; ".join(f"[{o['id']}] {o.get('label', '')}" for o in ev["ruling"]["options"])
+                      + "; ".join(e["kind"] for e in ev["ruling"]["effects"]))
+        for m in rep["mismatches"]:
+            print(f"  MISMATCH: {m}")
+        if rep.get("declarer"):
+            print(f"  contract {rep['contract']} by {rep['declarer']}; {rep['phase']}")
+        if "score" in rep:
+            for side, t in rep["score"]["totals"].items():
+                print(f"  {side}: {t['trick']} below, {t['honour']} above, {t['total']} in all")
+    return 0
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .check import run_check
 
@@ -510,6 +552,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--code", required=True)
     sp.add_argument("--dealer", required=True)
     sp.add_argument("calls", nargs="+", metavar="CALL")
+    sp = add("replay", cmd_replay, "replay a deal record (JSON events, or PBN 2.1 with ^ markers), ruling as it goes")
+    sp.add_argument("file")
+    sp.add_argument("--code", help="the code, when the record does not name it")
     add("check", cmd_check, "load every code and the casebook; report errors at path:line:col")
     return p
 

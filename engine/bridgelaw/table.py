@@ -28,7 +28,7 @@ from .facts import auction_result, higher
 from .loader import Code, load_code
 from .referee import rule
 from .scoring import Score, parse_deal, score
-from .values import Call, CallKind, Card, Option, Ruling, Seat, Side, Strain, Suit
+from .values import _SEAT_BY_TEXT, Call, CallKind, Card, Option, Ruling, Seat, Side, Strain, Suit
 
 __all__ = ["Table", "Answer"]
 
@@ -50,13 +50,17 @@ class Answer:
 
 
 _SUIT_ORDER = "CDHS"
+_LEGAL = Answer(True)
+_RANK_INDEX = {r: i for i, r in enumerate("23456789TJQKA")}
 
 
 class Table:
     """One deal at one table under one code."""
 
-    def __init__(self, code: str | Code, dealer: str | Seat = "S", deal: str | None = None) -> None:
+    def __init__(self, code: str | Code, dealer: str | Seat = "S", deal: str | None = None,
+                 detect: bool = True) -> None:
         self.code = code if isinstance(code, Code) else load_code(code)
+        self.detect = detect  # False: record calls and cards without refereeing (the benchmark's baseline)
         dealer_seat = Seat.parse(dealer, "dealer")
         self.state: dict[str, Any] = {
             "code": self.code.id, "dealer": dealer_seat.value, "deal": deal,
@@ -138,6 +142,9 @@ class Table:
         if self.straight:
             return self._straight_call(s, call)
         c = call if isinstance(call, Call) else Call(call, "call")
+        if not self.detect:
+            self._record_call(s, c)
+            return Answer(True)
         turn = self.next_caller()
         if s is not turn:
             kind = "pass_out_of_turn" if c.kind is CallKind.PASS else "call_out_of_turn"
@@ -280,59 +287,71 @@ class Table:
 
     def play(self, seat: str | Seat, card: str | Card) -> Answer:
         """A card played by ``seat`` (the declarer plays the dummy's cards as the dummy's seat)."""
-        self._refuse_while_pending()
-        if self.state["phase"] != "play":
-            raise InputError("card", f"no card can be played now (phase {self.state['phase']})")
-        s = Seat.parse(seat, "seat")
+        st = self.state
+        if st["pending"]:
+            self._refuse_while_pending()
+        if st["phase"] != "play":
+            raise InputError("card", f"no card can be played now (phase {st['phase']})")
+        s = seat if isinstance(seat, Seat) else (_SEAT_BY_TEXT.get(seat) or Seat.parse(seat, "seat"))  # type: ignore[arg-type]
+        sv = s._value_
         c = card if isinstance(card, Card) else Card(card, "card")
-        hands = self.state["hands"]
-        if hands is not None and c.text not in hands[s.value]:
-            raise InputError("card", f"{s.value} does not hold {c.text}")
-        expected = self.next_player()
-        cur = self.state["current"]
-        trick_no = len(self.state["tricks"]) + 1
+        ct = c.text
+        hands = st["hands"]
+        if hands is not None and ct not in hands[sv]:
+            raise InputError("card", f"{sv} does not hold {ct}")
+        cur = st["current"]
+        if not self.detect:
+            self._lay(sv, ct)
+            if len(cur) == 4:
+                self._quit_trick()
+            return _LEGAL
+        expected = _SEAT_BY_TEXT[cur[-1][0]].lho if cur else _SEAT_BY_TEXT[st["leader"]]
+        trick_no = len(st["tricks"]) + 1
         if s is not expected:
-            self.state["pending_play"] = [s.value, c.text]
+            st["pending_play"] = [sv, ct]
             if not cur:
-                return self._ruled("lead_out_of_turn", s, {"card": c.text, "proper_leader": expected.value,
+                return self._ruled("lead_out_of_turn", s, {"card": ct, "proper_leader": expected.value,
                                                            "trick": trick_no, "accepted": False})
             position = "fourth_before_second" if s is expected.lho and len(cur) == 1 else "leads_before_partner_played"
             return self._ruled("premature_play", s, {"trick": trick_no, "position": position})
         # obligations from earlier penalties
-        for con in list(self.state["constraints"]):
-            if con["seat"] != s.value:
+        for con in st["constraints"]:
+            if con["seat"] != sv:
                 continue
-            if con["kind"] == "forbid_lead" and not cur and c.suit.value == con.get("suit"):
-                if hands is None or any(x[0] != con["suit"] for x in hands[s.value]):
-                    raise InputError("card", f"{s.value} may not lead {con['suit']} (a penalty): lead another suit")
-            if con["kind"] == "call_lead" and not cur and con.get("suit") and c.suit.value != con["suit"]:
-                if hands is None or any(x[0] == con["suit"] for x in hands[s.value]):
-                    raise InputError("card", f"{s.value} must lead {con['suit']} (a called lead)")
+            if con["kind"] == "forbid_lead" and not cur and ct[0] == con.get("suit"):
+                if hands is None or any(x[0] != con["suit"] for x in hands[sv]):
+                    raise InputError("card", f"{sv} may not lead {con['suit']} (a penalty): lead another suit")
+            if con["kind"] == "call_lead" and not cur and con.get("suit") and ct[0] != con["suit"]:
+                if hands is None or any(x[0] == con["suit"] for x in hands[sv]):
+                    raise InputError("card", f"{sv} must lead {con['suit']} (a called lead)")
         revoke = False
         if cur and hands is not None:
             led = cur[0][1][0]
-            if c.suit.value != led and any(x[0] == led for x in hands[s.value]):
+            if ct[0] != led and any(x[0] == led for x in hands[sv]):
                 revoke = True
-        self._lay(s, c)
+        self._lay(sv, ct)
         if revoke:
-            self.state["revokes"].append({"seat": s.value, "trick": trick_no, "established": False})
-        if len(self.state["current"]) == 4:
+            st["revokes"].append({"seat": sv, "trick": trick_no, "established": False})
+        if len(cur) == 4:
             self._quit_trick()
-            return self._established_revokes()
-        return Answer(True)
+            if st["revokes"]:
+                return self._established_revokes()
+        return _LEGAL
 
-    def _lay(self, s: Seat, c: Card) -> None:
-        if self.state["hands"] is not None:
-            self.state["hands"][s.value].remove(c.text)
-        ex = self.state["exposed"].get(s.value)
-        if ex and c.text in ex:
-            ex.remove(c.text)
-        self.state["current"].append([s.value, c.text])
-        self.state["constraints"] = [x for x in self.state["constraints"] if x["seat"] != s.value
-                                     or x["kind"] in ("forbid_lead", "call_lead") and self.state["current"][1:]]
-        if len(self.state["current"]) == 1:
-            self.state["constraints"] = [x for x in self.state["constraints"]
-                                         if not (x["seat"] == s.value and x["kind"] in ("forbid_lead", "call_lead"))]
+    def _lay(self, sv: str | Seat, ct: str | Card) -> None:
+        st = self.state
+        sv = sv._value_ if isinstance(sv, Seat) else sv
+        ct = ct.text if isinstance(ct, Card) else ct
+        if st["hands"] is not None:
+            st["hands"][sv].remove(ct)
+        ex = st["exposed"].get(sv)
+        if ex and ct in ex:
+            ex.remove(ct)
+        st["current"].append([sv, ct])
+        if st["constraints"]:
+            leading = len(st["current"]) == 1
+            st["constraints"] = [x for x in st["constraints"] if x["seat"] != sv
+                                 or (x["kind"] in ("forbid_lead", "call_lead") and not leading)]
 
     def _quit_trick(self) -> None:
         cur = self.state["current"]
@@ -340,8 +359,8 @@ class Table:
         led = cur[0][1][0]
 
         def strength(sc: list[str]) -> tuple[int, int]:
-            card = Card(sc[1])
-            return (2 if card.suit.value == trump else 1 if card.suit.value == led else 0, card.rank_index)
+            c = sc[1]
+            return (2 if c[0] == trump else 1 if c[0] == led else 0, _RANK_INDEX[c[1]])
 
         winner = max(cur, key=strength)[0]
         self.state["tricks"].append({"leader": cur[0][0], "cards": cur, "winner": winner})
@@ -367,7 +386,7 @@ class Table:
     def expose(self, seat: str | Seat, card: str | Card) -> Answer:
         """A card exposed (dropped face up, shown, named) — in the auction, before the lead, or in play."""
         self._refuse_while_pending()
-        s = Seat.parse(seat, "seat")
+        s = seat if isinstance(seat, Seat) else Seat.parse(seat, "seat")
         c = card if isinstance(card, Card) else Card(card, "card")
         hands = self.state["hands"]
         if hands is not None and c.text not in hands[s.value]:

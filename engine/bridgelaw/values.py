@@ -221,6 +221,7 @@ class Call:
 
 
 _RANKS = "23456789TJQKA"
+_CARDS: dict[str, "Card"] = {}  # cards are immutable: one object per spelling
 
 
 class Card:
@@ -232,15 +233,25 @@ class Card:
     suit: Suit
     rank: str
 
-    def __init__(self, text: str, field_name: str = "card") -> None:
+    def __new__(cls, text: str, field_name: str = "card") -> "Card":
+        hit = _CARDS.get(text) if isinstance(text, str) else None
+        if hit is not None:
+            return hit
         if not isinstance(text, str):
             raise InputError(field_name, f"expected a card such as SA, HT, C2, got {text!r}")
         t = text.strip().upper().replace("10", "T")
         if len(t) != 2 or t[0] not in "CDHS" or t[1] not in _RANKS:
             raise InputError(field_name, f"{text!r} is not a card: expected suit C D H S then rank 2-9 T J Q K A (e.g. SA, HT)")
+        self = object.__new__(cls)
         object.__setattr__(self, "text", t)
         object.__setattr__(self, "suit", Suit(t[0]))
         object.__setattr__(self, "rank", t[1])
+        if len(_CARDS) < 512:
+            _CARDS[text] = self
+        return self
+
+    def __getnewargs__(self) -> tuple[str]:
+        return (self.text,)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Card is immutable")

@@ -1,0 +1,71 @@
+"""PBN 2.1: reading, writing, the ^ markers, and replaying whole deals."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from bridgelaw import InputError
+from bridgelaw.pbn import read_pbn, write_pbn
+from bridgelaw.replay import replay
+
+from conftest import ROOT
+
+DEAL = "N:AKQJ2.AK.AK.AKQ2 T9876.QJ2.QJ2.J3 543.T9876.T98.T9 .543.76543.87654"
+
+
+def test_markers_are_read_and_checked_against_what_the_table_finds():
+    rec = read_pbn((ROOT / "examples" / "insufficient-bid-and-revoke.pbn").read_text())[0]
+    assert rec.tags["Dealer"] == "S" and rec.auction[1] == ("1S", ["^I"])
+    rep = replay(rec)
+    assert rep["mismatches"] == []
+    bad = [e for e in rep["events"] if e.get("irregularity") == "insufficient_bid"]
+    assert bad and bad[0]["seat"] == "W"
+    # no choice recorded: the first option (penalize) is taken and said
+    assert any("took the first option, penalize" in e.get("note", "") for e in rep["events"])
+    assert rep["state"]["calls"][1] == ["W", "4S"]
+
+
+def test_a_marker_the_table_does_not_confirm_is_reported():
+    rec = read_pbn('[Code "wcny-1913"]\n[Dealer "S"]\n[Auction "S"]\n1H 2H ^I Pass Pass\nPass\n')[0]
+    rep = replay(rec)
+    assert rep["mismatches"] and "^I" in rep["mismatches"][0]
+
+
+def test_written_pbn_reads_back_and_replays_to_the_same_play():
+    text = (ROOT / "examples" / "one-spade-made.pbn").read_text()
+    rep = replay(read_pbn(text)[0])
+    assert rep["phase"] == "done" and rep["mismatches"] == []
+    again = write_pbn(rep["state"])
+    assert again == text
+
+
+def test_json_record_with_a_recorded_choice():
+    rep = replay({"code": "wcny-1913", "dealer": "S", "deal": DEAL, "events": [
+        {"seat": "S", "call": "1H"}, {"seat": "W", "call": "1S"}, {"apply": "waive"},
+        {"seat": "W", "call": "1NT"}, {"seat": "N", "call": "P"}, {"seat": "E", "call": "P"}, {"seat": "S", "call": "P"},
+    ]})
+    assert rep["declarer"] == "W" and rep["contract"] == "1NT"
+    assert [e.get("applied") for e in rep["events"] if "applied" in e] == ["waive"]
+
+
+@pytest.mark.parametrize("text, where, what", [
+    ('[Dealer "S"]\n[Auction "S"]\n1H 8C\n', "<pbn>:3:4", "is not a call"),
+    ('[Dealer "S"]\n[Auction "S"]\n^I 1H\n', "<pbn>:3:1", "follows no call"),
+    ('[Dealer "S"]\n[Play "W"]\nSA SK ZZ S2\n', "<pbn>:3:7", "is not a card"),
+    ('[Dealer "S"\n', "<pbn>:1:1", "not a PBN tag"),
+])
+def test_errors_point_at_line_and_column(text, where, what):
+    with pytest.raises(InputError) as info:
+        read_pbn(text)
+    assert info.value.field == where and what in info.value.message
+
+
+def test_replay_cli_exits_2_on_a_bad_record(tmp_path):
+    f = tmp_path / "bad.pbn"
+    f.write_text('[Dealer "S"]\n[Auction "S"]\n1H 8C\n')
+    proc = subprocess.run([sys.executable, "-m", "bridgelaw.cli", "replay", str(f), "--code", "wcny-1913"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "bad.pbn:3:4" in proc.stderr and "Traceback" not in proc.stderr
