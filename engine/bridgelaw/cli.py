@@ -500,6 +500,63 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ask(args: argparse.Namespace) -> int:
+    """An interview: the code, what happened, then only the questions the candidate provisions need."""
+    from .loader import code_ids, load_code, load_kinds
+    from .referee import rule
+
+    def ask(prompt: str, choices: list[str] | None = None) -> str:
+        while True:
+            print(prompt + (f" [{' / '.join(choices)}]" if choices and len(choices) <= 12 else ""), end=" ",
+                  flush=True)
+            line = sys.stdin.readline()
+            if not line:
+                raise InputError("ask", "the answers ended before the ruling was complete")
+            ans = line.strip()
+            if not choices or ans in choices:
+                return ans
+            print(f"  please answer one of: {', '.join(choices)}")
+
+    code_id = args.code or ask("Which code?", code_ids())
+    code = load_code(code_id)
+    _, kinds = load_kinds()
+    answered = [k for k in kinds if k in code.by_kind]
+    if not args.json:
+        print("What happened? (an irregularity kind; `bridgelaw kinds` describes each)")
+    kind = ask("Kind:", answered)
+    incident: dict[str, Any] = {"code": code.id, "irregularity": kind, "facts": {}}
+    for _ in range(40):
+        r = rule(incident)
+        if not r.questions:
+            break
+        q = r.questions[0]
+        if q.type == "bool":
+            a = ask(q.ask, ["yes", "no"])
+            value: Any = a == "yes"
+        elif q.type == "int":
+            a = ask(q.ask)
+            if not a.isdigit():
+                print("  please answer with a number")
+                continue
+            value = int(a)
+        elif q.type == "seat":
+            value = ask(q.ask, ["N", "E", "S", "W"])
+        elif q.choices:
+            value = ask(q.ask, list(q.choices))
+        else:
+            value = ask(q.ask)
+        if q.fact in ("offender", "declarer", "dealer"):
+            incident[q.fact] = value
+        else:
+            incident["facts"][q.fact] = value
+    if args.json:
+        print(json.dumps({"incident": incident, "ruling": r.to_dict()}, indent=2, ensure_ascii=False))
+        return 0
+    print()
+    _print_ruling(r, code)
+    return 0
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .check import run_check
 
@@ -555,6 +612,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("replay", cmd_replay, "replay a deal record (JSON events, or PBN 2.1 with ^ markers), ruling as it goes")
     sp.add_argument("file")
     sp.add_argument("--code", help="the code, when the record does not name it")
+    sp = add("ask", cmd_ask, "the referee's interview: answer only the questions the ruling needs")
+    sp.add_argument("code", nargs="?")
     add("check", cmd_check, "load every code and the casebook; report errors at path:line:col")
     return p
 

@@ -1,0 +1,82 @@
+"""The command line: each verb, its exit status, and its output."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import ROOT
+
+CASE = ROOT / "rulings" / "wcny-1913" / "an-adversarys-first-established-revoke-gives-the-declarer-a-choice.yaml"
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bridgelaw.cli", *args], capture_output=True, text=True, input=stdin)
+
+
+def test_rule_reads_like_a_ruling_at_the_table():
+    p = run("rule", str(CASE))
+    assert p.returncode == 0
+    assert "East chooses one of:" in p.stdout and "Law 84" in p.stdout and "100 points to EW" in p.stdout
+
+
+def test_rule_json_from_stdin():
+    p = run("rule", "-", "--json", stdin='{"code": "wcny-1913", "irregularity": "insufficient_bid", '
+                                         '"dealer": "S", "auction": ["1H", "1S"]}')
+    assert p.returncode == 0
+    r = json.loads(p.stdout)
+    assert [o["id"] for o in r["options"]] == ["penalize", "waive"] and r["options"][0]["chooser"] == "NS"
+
+
+def test_codes_law_search_kinds():
+    assert "wcny-1913" in run("codes").stdout
+    cov = json.loads(run("codes", "--coverage", "--json").stdout)
+    assert all(row["without_ruling"] == [] for row in cov)
+    law = run("law", "wcny-1913", "50b")
+    assert law.returncode == 0 and "may not be enforced" in law.stdout
+    missing = run("law", "portland-1909", "97")
+    assert missing.returncode == 0 and "MISSING" in missing.stdout
+    assert run("law", "wcny-1913", "98").returncode == 2
+    assert "royal spades" in run("search", "royal", "spades").stdout.lower()
+    kinds = run("kinds")
+    assert "revoke" in kinds.stdout and "established" in kinds.stdout
+
+
+def test_check_passes_on_the_repository():
+    p = run("check")
+    assert p.returncode == 0 and "all load" in p.stdout
+
+
+def test_auction_rules_on_an_insufficient_bid():
+    p = run("auction", "--code", "wcny-1913", "--dealer", "S", "1H", "1S", "--json")
+    out = json.loads(p.stdout)
+    assert out["calls"][1]["irregularity"] == "insufficient_bid"
+    done = json.loads(run("auction", "--code", "wcny-1913", "--dealer", "S", "1H", "2C", "P", "2H", "P", "P", "P",
+                          "--json").stdout)
+    assert (done["final_declaration"], done["declarer"], done["dummy"], done["leader"]) == ("2H", "E", "W", "S")
+
+
+def test_ask_interviews_with_piped_answers():
+    p = run("ask", "wcny-1913", stdin="revoke\nN\nE\nyes\n1\n")
+    assert p.returncode == 0, p.stderr
+    assert "East chooses one of:" in p.stdout and "[tricks]" in p.stdout
+    short = run("ask", "wcny-1913", stdin="revoke\nN\n")
+    assert short.returncode == 2 and "answers ended" in short.stderr
+
+
+def test_score_prints_the_sheet():
+    p = run("score", str(ROOT / "rulings" / "wcny-1913" / "scores" / "fosters-we-they-rubber-is-won-by-they-by-450.yaml"))
+    assert p.returncode == 0 and "rubber: EW by 450" in p.stdout
+
+
+def test_history_and_audit():
+    h = run("history", "one-spade-limit")
+    assert h.returncode == 0 and "1913" in h.stdout
+    a = run("audit", "wcny-1913", "--json")
+    assert a.returncode == 0 and json.loads(a.stdout)["incidents"] > 0
+
+
+def test_bad_usage_exits_2():
+    assert run("rule").returncode == 2
+    assert run("frobnicate").returncode == 2
