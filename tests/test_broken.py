@@ -25,6 +25,7 @@ def _laws_dir(tmp_path: Path) -> Path:
     laws.mkdir()
     for name in ("kinds.yaml", "topics.yaml"):
         shutil.copy(ROOT / "laws" / name, laws / name)
+    shutil.copytree(ROOT / "laws" / "kinds.d", laws / "kinds.d")
     return laws
 
 

@@ -168,3 +168,14 @@ def test_a_pending_ruling_blocks_the_table_until_applied():
         t.call("W", "2S")
     t.apply("penalize")
     assert t.state["calls"][-1] == ["W", "4S"] and t.state["barred"] == {"E": "adverse_call"}
+
+
+def test_claims_and_cards_played_together_are_ruled():
+    t = Table("wcny-1913", "N", "N:AKQJ2.AK.AK.AKQ2 T9876.QJ2.QJ2.J3 543.T9876.T98.T9 .543.76543.87654")
+    for s, c in [("N", "1S"), ("E", "P"), ("S", "P"), ("W", "P")]:
+        t.call(s, c)
+    a = t.claim("N")
+    assert a.kind == "claim" and [o.id for o in a.ruling.options] == ["place-cards"]
+    t.apply("place-cards")
+    a = t.play_together("E", ["SK", "ST"][1:] + ["S9"])
+    assert a.kind == "extra_card_played" and a.ruling.options[0].chooser == "N"

@@ -12,21 +12,46 @@ value types and the errors.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .errors import BridgelawError, ConditionError, InputError, LawFileError, UnknownCodeError
-from .facts import Incident
-from .loader import Code, Law, Provision, code_ids, load_code
-from .referee import rule
-from .scoring import Contract, Score, ScoreEntry, score
-from .values import (
-    Call, CallKind, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side, Strain, Suit,
-    TraceStep,
-)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .facts import Incident
+    from .loader import Code, Law, Provision, load_code
+    from .referee import rule
+    from .scoring import Contract, Score, ScoreEntry, score
+    from .values import (
+        Call, CallKind, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side, Strain,
+        Suit, TraceStep,
+    )
+
+# Imported on first use (PEP 562), so that `bridgelaw rule` starts quickly.
+_LAZY = {
+    "rule": "referee", "score": "scoring", "Score": "scoring", "ScoreEntry": "scoring", "Contract": "scoring",
+    "load_code": "loader", "Code": "loader", "Law": "loader", "Provision": "loader", "Incident": "facts",
+    **{n: "values" for n in ("Call", "CallKind", "Card", "Effect", "EffectKind", "LawCitation", "Option",
+                             "Question", "Ruling", "Seat", "Side", "Strain", "Suit", "TraceStep")},
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'bridgelaw' has no attribute {name!r}")
+
 
 __version__ = "0.1.0"
 
 
 def codes() -> list[str]:
     """The ids of every code bridgelaw has."""
+    from .loader import code_ids
+
     return code_ids()
 
 

@@ -235,8 +235,14 @@ def parse(text: str, where: Where | None = None) -> Expr:
 
 
 _TREES: dict[str, Expr] = {}
+_CODES: dict[str, Any] = {}  # generated source -> compiled code object (cached with marshal)
 _TREES_LOADED = [False]
 _TREES_DIRTY = [False]
+
+
+def _code_cache() -> dict[str, Any]:
+    _tree_cache()
+    return _CODES
 
 
 def _tree_cache_path() -> Any:
@@ -245,8 +251,11 @@ def _tree_cache_path() -> Any:
     root = cache_dir()
     if root is None:
         return None
+    import sys
+
     st = grammar_path().stat()
-    return root / f"conditions-{st.st_size}-{st.st_mtime_ns}.pickle"
+    tag = sys.implementation.cache_tag  # code objects are tied to the Python version
+    return root / f"conditions-{tag}-{st.st_size}-{st.st_mtime_ns}.pickle"
 
 
 def _tree_cache() -> dict[str, Expr]:
@@ -255,10 +264,13 @@ def _tree_cache() -> dict[str, Expr]:
         path = _tree_cache_path()
         if path is not None:
             try:
+                import marshal
                 import pickle
 
                 with open(path, "rb") as f:
-                    _TREES.update(pickle.load(f))
+                    trees, codes = pickle.load(f)
+                _TREES.update(trees)
+                _CODES.update({k: marshal.loads(v) for k, v in codes.items()})
             except Exception:  # no cache yet, or an unreadable one: parse afresh
                 pass
     return _TREES
@@ -271,15 +283,18 @@ def save_tree_cache() -> None:
     path = _tree_cache_path()
     if path is None:
         return
+    import marshal
     import os
     import pickle
+    import sys
     import tempfile
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
-            pickle.dump(dict(_TREES), f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((dict(_TREES), {k: marshal.dumps(v) for k, v in _CODES.items()}), f,
+                        protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
         _TREES_DIRTY[0] = False
     except OSError:
@@ -622,7 +637,13 @@ def compile_expr(node: Expr, env: Env) -> Compiled:
     consts: list[Any] = []
     src = _py(node, env, consts)
     namespace["_K"] = tuple(consts)
-    code = compile(f"def _condition(f):\n    return {src}\n", "<bridgelaw condition>", "exec")
+    text = f"def _condition(f):\n    return {src}\n"
+    codes = _code_cache()
+    code = codes.get(text)
+    if code is None:
+        code = compile(text, "<bridgelaw condition>", "exec")
+        codes[text] = code
+        _TREES_DIRTY[0] = True
     exec(code, namespace)  # our generated source, built only from the checked tree
     fn: Compiled = namespace["_condition"]
     return fn

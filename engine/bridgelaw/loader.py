@@ -238,11 +238,14 @@ def _schema_message(e: Any) -> str:
 
 @lru_cache(maxsize=None)
 def load_topics(root: str) -> frozenset[str]:
-    src = load_yaml(Path(root) / "topics.yaml", "laws/topics.yaml")
-    topics = src.data.get("topics") if isinstance(src.data, dict) else None
-    if not isinstance(topics, dict):
-        raise src.error((), "expected a mapping 'topics:' of topic id to description")
-    return frozenset(topics)
+    def build() -> frozenset[str]:
+        src = load_yaml(Path(root) / "topics.yaml", "laws/topics.yaml")
+        topics = src.data.get("topics") if isinstance(src.data, dict) else None
+        if not isinstance(topics, dict):
+            raise src.error((), "expected a mapping 'topics:' of topic id to description")
+        return frozenset(topics)
+
+    return cached(f"topics:{Path(root).resolve()}", [Path(root) / "topics.yaml"], build)  # type: ignore[no-any-return]
 
 
 _TYPES = {"bool": BOOL, "int": INT, "str": STR, "seat": SEAT, "side": SIDE, "call": CALL, "card": CARD,
@@ -255,8 +258,14 @@ def load_kinds(root: str | None = None) -> tuple[Mapping[str, FactSpec], Mapping
 
     ``laws/kinds.yaml`` holds the catalogue; files in ``laws/kinds.d/`` may add
     kinds, or add facts to a kind (never redefine one: that is an error).
+    Cached on disk while none of those files changes.
     """
     base = Path(root) if root else laws_dir()
+    files = [base / "kinds.yaml"] + sorted((base / "kinds.d").glob("*.yaml"))
+    return cached(f"kinds:{base.resolve()}:{len(files)}", files, lambda: _load_kinds(base))  # type: ignore[no-any-return]
+
+
+def _load_kinds(base: Path) -> tuple[Mapping[str, FactSpec], Mapping[str, Kind]]:
     src = load_yaml(base / "kinds.yaml", "laws/kinds.yaml")
     data = src.data
     if not isinstance(data, dict) or not isinstance(data.get("kinds"), dict):

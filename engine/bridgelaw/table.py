@@ -401,6 +401,25 @@ class Table:
             return self._ruled("exposed_card_before_lead", s, {"card": c.text})
         return self._ruled("exposed_card", s, {"card": c.text, "how": "dropped_face_up"})
 
+    def claim(self, seat: str | Seat, threw_cards: bool = False) -> Answer:
+        """A player claims the rest of the tricks (or throws his cards face up on the table)."""
+        self._refuse_while_pending()
+        if self.state["phase"] != "play":
+            raise InputError("claim", f"no claim can be made now (phase {self.state['phase']})")
+        s = Seat.parse(seat, "seat")
+        return self._ruled("claim", s, {"threw_cards": threw_cards})
+
+    def play_together(self, seat: str | Seat, cards: list[str]) -> Answer:
+        """Two or more cards played at once to the current trick."""
+        self._refuse_while_pending()
+        s = Seat.parse(seat, "seat")
+        if self.state["phase"] != "play" or len(cards) < 2:
+            raise InputError("cards", "two or more cards, during the play")
+        for c in cards:
+            if self.state["hands"] is not None and Card(c).text not in self.state["hands"][s.value]:
+                raise InputError("cards", f"{s.value} does not hold {c}")
+        return self._ruled("extra_card_played", s, {"simultaneous": True, "corrected": False})
+
     def check(self) -> None:
         """Assert the state is consistent (every card once; a trick of at most three; a known next actor)."""
         st = self.state
