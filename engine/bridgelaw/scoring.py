@@ -223,11 +223,16 @@ class _Sheet:
         self.entries: list[ScoreEntry] = []
         self.rules: list[str] = []  # the scoring rule of each entry, parallel to entries
         self.notes: list[str] = []
-        cite = code.params.get("cite") or {}
-        self.cite: Mapping[str, str] = cite if isinstance(cite, Mapping) else {}
+        cite = code.__dict__.get("_cite")
+        if cite is None:
+            raw = code.params.get("cite") or {}
+            cite = code.__dict__["_cite"] = {k: str(v) for k, v in raw.items()} if isinstance(raw, Mapping) else {}
+        self.cite: Mapping[str, str] = cite
 
     def law(self, rule: str) -> str:
         law = self.cite.get(rule)
+        if law is not None:
+            return law
         if law is None:
             raise InputError("code", f"{self.code.id} states no law for {rule.replace('_', ' ')} "
                              f"(parameters.yaml has no cite.{rule})")
@@ -257,7 +262,7 @@ _SIDES = {"NS": Side.NS, "EW": Side.EW}
 
 def score(result: Mapping[str, Any]) -> Score:
     """Score one deal, or a rubber (``deals: [...]``)."""
-    if not isinstance(result, Mapping):
+    if type(result) is not dict and not isinstance(result, Mapping):
         raise InputError("result", "expected a mapping with code, declarer, contract, tricks, ...")
     if "code" not in result:
         raise InputError("code", "is required")
@@ -288,7 +293,7 @@ def _score_deal(code: Code, result: Mapping[str, Any], where: str = "") -> Score
     dside, oside = declarer.side, declarer.side.other
     contract = parse_contract(code, result.get("contract"), f"{where}contract")
     tricks = _req_int(result, "tricks", 0, 13)
-    value = p["trick_values"][contract.strain.value]
+    value = p["trick_values"][contract.strain._value_]
     book = p.get("book", 6)
 
     # revokes, through the code's own revoke provisions
@@ -477,7 +482,7 @@ def _score_honours(code: Code, sheet: _Sheet, result: Mapping[str, Any], contrac
         h = result.get("honours")
         if h is None or h == "none":
             held = None
-        elif isinstance(h, Mapping) and h.get("side") in _SIDES and isinstance(h.get("held"), str):
+        elif (type(h) is dict or isinstance(h, Mapping)) and h.get("side") in _SIDES and isinstance(h.get("held"), str):
             held = (_SIDES[h["side"]], h["held"])
         else:
             raise InputError(f"{where}honours", "expected {side: NS|EW, held: four_in_one_hand|...} or 'none' "
