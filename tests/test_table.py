@@ -179,3 +179,41 @@ def test_claims_and_cards_played_together_are_ruled():
     t.apply("place-cards")
     a = t.play_together("E", ["SK", "ST"][1:] + ["S9"])
     assert a.kind == "extra_card_played" and a.ruling.options[0].chooser == "N"
+
+
+STRAIGHT = [c for c in FOUR_HANDED if bridgelaw.load_code(c).game == "straight-bridge"]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(code=st.sampled_from(STRAIGHT), cards=st.permutations(CARDS),
+       which=st.sampled_from(["partner_declares", "adversary_declares", "double_out_of_turn", "lead_out_of_turn"]))
+def test_straight_bridge_irregularities_are_detected_and_ruled(code, cards, which):
+    t = Table(code, "S", pbn(list(cards)))
+    if which == "partner_declares":
+        a = t.call("N", "H")  # the dealer has not passed the declaration to him
+        assert a.kind == "declaration_out_of_turn"
+    elif which == "adversary_declares":
+        a = t.call("W", "NT")
+        assert a.kind == "declaration_out_of_turn"
+    else:
+        assert t.call("S", "H").legal
+        if which == "double_out_of_turn":
+            a = t.call("E", "X")  # the eldest hand (W) has the first right
+            assert a.kind == "double_out_of_turn"
+        else:
+            assert t.call("W", "P").legal and t.call("E", "P").legal
+            assert t.state["phase"] == "play" and t.state["leader"] == "W"
+            a = t.play("E", t.state["hands"]["E"][0])
+            assert a.kind == "lead_out_of_turn"
+    r = a.ruling
+    for _ in range(6):
+        if not r.questions:
+            break
+        q = r.questions[0]
+        r = t.answer(**{q.fact: (q.choices[0] if q.choices else False if q.type == "bool" else 1 if q.type == "int"
+                                 else "N" if q.type == "seat" else "NS" if q.type == "side" else "H")})
+    assert not r.questions
+    assert r.effects or r.options
+    t.apply(r.options[0].id if r.options else None, suit="C")
+    t.check()
+    assert Table.from_json(t.to_json()).to_json() == t.to_json()
