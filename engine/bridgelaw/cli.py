@@ -13,8 +13,8 @@ import textwrap
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from . import api
 from .errors import BridgelawError, InputError
-from .values import Seat
 
 __all__ = ["main"]
 
@@ -82,8 +82,6 @@ def coverage_rows() -> list[dict[str, Any]]:
 
 
 def cmd_codes(args: argparse.Namespace) -> int:
-    from .loader import code_ids, load_code
-
     if args.coverage:
         rows = coverage_rows()
         if args.json:
@@ -99,12 +97,7 @@ def cmd_codes(args: argparse.Namespace) -> int:
                 print(f"  no ruling: {pid}")
         return 0
 
-    rows = []
-    for cid in code_ids():
-        code = load_code(cid)
-        rows.append({"id": code.id, "title": code.title, "authority": code.authority, "year": code.year,
-                     "game": code.game, "extends": code.extends, "laws": len(code.laws),
-                     "provisions": len(code.provisions)})
+    rows = api.codes()
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -115,39 +108,14 @@ def cmd_codes(args: argparse.Namespace) -> int:
     return 0
 
 
-def _law_dict(code: Any, law: Any) -> dict[str, Any]:
-    return {
-        "code": code.id, "number": law.number, "printed_number": law.printed_number, "heading": law.heading,
-        "text": law.text, "missing": law.missing, "binding": law.binding, "topics": list(law.topics),
-        "footnotes": [{"number": n, "text": t} for n, t in law.footnotes], "note": law.note or None,
-        "source": law.file,
-        "provisions": [{"id": p.full_id, "kinds": list(p.kinds), "when": p.when_text} for p in law.provisions],
-    }
-
-
 def cmd_law(args: argparse.Namespace) -> int:
-    from .errors import did_you_mean
     from .loader import load_code
 
     code = load_code(args.code)
     number = args.number
-    law = code.law(number)
-    if law is None and number.isdigit() is False and code.law(number.upper()):
-        law = code.law(number.upper())
-    if law is None:
-        nums = [lw.number for lw in code.laws]
-        if number in code.omitted:
-            raise InputError("N", f"law {number} of {code.extends} is omitted from {code.id}")
-        missing_hint = ""
-        last_missing = [lw for lw in code.laws if lw.missing]
-        if last_missing and number.isdigit() and last_missing[-1].number.isdigit() \
-                and int(number) >= int(last_missing[-1].number):
-            law = last_missing[-1]
-        else:
-            raise InputError("N", f"{code.id} has no law {number!r}{did_you_mean(number, nums)}{missing_hint}; "
-                             f"its laws run {nums[0]} … {nums[-1]}")
+    law = api.find_law(code, number)
     if args.json:
-        print(json.dumps(_law_dict(code, law), indent=2, ensure_ascii=False))
+        print(json.dumps(api.law_dict(code, law), indent=2, ensure_ascii=False))
         return 0
     shown = law.number if law.number == number or not law.missing else number
     head = f"{code.id} — law {shown}" + (f" ({law.heading})" if law.heading else "")
@@ -168,23 +136,11 @@ def cmd_law(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from .loader import code_ids, load_code
-
     needle = " ".join(args.text).lower()
-    if not needle.strip():
-        raise InputError("TEXT", "give some words to search for")
-    hits = []
-    ids = [args.code] if args.code else code_ids()
-    for cid in ids:
-        code = load_code(cid)
-        for law in code.laws:
-            hay = (law.text or "") + " " + " ".join(t for _, t in law.footnotes)
-            if needle in hay.lower() or needle in law.topics:
-                hits.append((code.id, law))
     if args.json:
-        print(json.dumps([{"code": c, "number": lw.number, "heading": lw.heading, "text": lw.text}
-                          for c, lw in hits], indent=2, ensure_ascii=False))
+        print(json.dumps(api.search(needle, args.code), indent=2, ensure_ascii=False))
         return 0
+    hits = api.search_hits(needle, args.code)
     for cid, law in hits:
         text = (law.text or "").replace("\n", " ")
         i = text.lower().find(needle)
@@ -197,22 +153,10 @@ def cmd_search(args: argparse.Namespace) -> int:
 def cmd_kinds(args: argparse.Namespace) -> int:
     from .loader import load_kinds
 
-    common, kinds = load_kinds()
     if args.json:
-        def fd(f: Any) -> dict[str, Any]:
-            d: dict[str, Any] = {"type": f.type.name, "ask": f.ask}
-            if f.type.choices:
-                d["choices"] = list(f.type.choices)
-            if f.derived:
-                d["derived"] = f.derived
-            if f.default is not None:
-                d["default"] = f.default
-            return d
-        print(json.dumps({"common": {n: fd(f) for n, f in common.items()},
-                          "kinds": {k.id: {"phase": k.phase, "summary": k.summary,
-                                           "facts": {n: fd(f) for n, f in k.facts.items()}}
-                                    for k in kinds.values()}}, indent=2))
+        print(json.dumps(api.kinds(), indent=2))
         return 0
+    common, kinds = load_kinds()
     print("Facts every kind may use:")
     for n, f in common.items():
         print(f"    {n} ({f.type.name}): {f.ask}" + (f" [derived: {f.derived}]" if f.derived else ""))
@@ -297,9 +241,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
     from .loader import load_code
     from .referee import rule
 
-    data = _read_input(args.file)
-    if isinstance(data, dict) and "incident" in data and "irregularity" not in data:
-        data = data["incident"]  # a casebook entry: rule on its incident
+    data = api.unwrap(_read_input(args.file), "incident", "irregularity")  # a casebook entry: its incident
     r = rule(data)
     if args.json:
         print(json.dumps(r.to_dict(), indent=2, ensure_ascii=False))
@@ -315,9 +257,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
 def cmd_score(args: argparse.Namespace) -> int:
     from .scoring import score
 
-    data = _read_input(args.file)
-    if isinstance(data, dict) and "result" in data and "code" not in data:
-        data = data["result"]  # a casebook entry: score its result
+    data = api.unwrap(_read_input(args.file), "result", "code")  # a casebook entry: its result
     s = score(data)
     if args.json:
         print(json.dumps(s.to_dict(), indent=2, ensure_ascii=False))
@@ -376,8 +316,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
             for cid in (args.a, args.b):
                 print(f"    {cid:<22} {g[cid]['does']}  (laws {', '.join(g[cid]['laws']) or '—'})")
         return 0
+    if args.json or args.format == "json":
+        print(json.dumps(api.diff(args.a, args.b, args.topic), indent=2, ensure_ascii=False))
+        return 0
     d = diff_codes(args.a, args.b, args.topic)
-    print(render(d, "json" if args.json else args.format))
+    print(render(d, args.format))
     return 0
 
 
@@ -418,29 +361,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_auction(args: argparse.Namespace) -> int:
-    from .table import Table
-
-    t = Table(args.code, args.dealer)
-    events = []
-    for i, text in enumerate(args.calls):
-        seat_text, _, call = text.rpartition(":")
-        seat = seat_text or t.next_caller().value
-        if t.state["phase"] not in ("auction",):
-            raise InputError(f"CALL {i + 1}", f"{text!r}: the auction is already over")
-        a = t.call(seat, call)
-        ev: dict[str, Any] = {"seat": seat, "call": call.upper(), "legal": a.legal}
-        if not a.legal:
-            assert a.ruling is not None
-            ev["irregularity"] = a.kind
-            ev["ruling"] = a.ruling.to_dict()
-            events.append(ev)
-            break  # the ruling waits on the innocent side's choice
-        events.append(ev)
-    st = t.state
-    out = {"code": t.code.id, "dealer": st["dealer"], "calls": events, "phase": st["phase"],
-           "final_declaration": st["contract"], "doubled": st["doubled"], "declarer": st["declarer"],
-           "dummy": Seat(st["declarer"]).partner.value if st["declarer"] else None,
-           "leader": st["leader"]}
+    out, ruling, table = api.auction_run(args.code, args.dealer, args.calls)
+    events = out["calls"]
     if args.json:
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
@@ -449,12 +371,13 @@ def cmd_auction(args: argparse.Namespace) -> int:
     for ev in events:
         if not ev["legal"]:
             print()
-            _print_ruling(a.ruling, t.code)
-    if st["declarer"]:
-        print(f"\nfinal declaration {st['contract']}" + {0: "", 1: " doubled", 2: " redoubled"}.get(st["doubled"], "")
-              + f"; declarer {st['declarer']}, dummy {out['dummy']}, opening lead from {st['leader']}")
-    elif st["phase"] == "auction":
-        print(f"\nthe auction goes on: {t.next_caller().value} to call")
+            _print_ruling(ruling, table.code)
+    if out["declarer"]:
+        print(f"\nfinal declaration {out['final_declaration']}"
+              + {0: "", 1: " doubled", 2: " redoubled"}.get(out["doubled"], "")
+              + f"; declarer {out['declarer']}, dummy {out['dummy']}, opening lead from {out['leader']}")
+    elif out["phase"] == "auction":
+        print(f"\nthe auction goes on: {table.next_caller().value} to call")
     return 0
 
 

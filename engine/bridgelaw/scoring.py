@@ -307,9 +307,14 @@ def _score_deal(code: Code, result: Mapping[str, Any], where: str = "") -> Score
         by_side: dict[Side, int] = {}
         both = len({Seat.parse(r.get("offender"), f"{where}revokes[{i}].offender").side
                     for i, r in enumerate(revokes) if isinstance(r, Mapping)}) == 2
+        per_trick = value * (contract.doubled if code.game != "auction" else
+                             {0: 1, 1: 2, 2: 4}[contract.doubled])
+        limit = p.get("doubling_limit")
+        if code.game != "auction" and isinstance(limit, int) and contract.doubled > 1 and per_trick > limit:
+            per_trick = max(limit, value)
         for i, r in enumerate(revokes):
             transferred += _score_revoke(code, sheet, r, i, declarer, by_side, both, flags, where,
-                                         result.get("dealer"))
+                                         result.get("dealer"), per_trick)
     penalties = result.get("penalties") or ()
     if not isinstance(penalties, (list, tuple)):
         raise InputError(f"{where}penalties", "expected a list of {side, points, law}")
@@ -368,7 +373,8 @@ _HONOURS_RULES = frozenset({"honours", "no_trump_honours", "chicane"})
 
 
 def _score_revoke(code: Code, sheet: _Sheet, r: Any, i: int, declarer: Seat, by_side: dict[Side, int], both: bool,
-                  flags: dict[str, set[Side]], where: str, result_dealer: Any = None) -> int:
+                  flags: dict[str, set[Side]], where: str, result_dealer: Any = None,
+                  per_trick: int | None = None) -> int:
     from .referee import rule
 
     f = f"{where}revokes[{i}]"
@@ -380,7 +386,10 @@ def _score_revoke(code: Code, sheet: _Sheet, r: Any, i: int, declarer: Seat, by_
     ruling = rule({"code": code.id, "irregularity": "revoke", "declarer": declarer.value, **dealer,
                    "offender": offender.value,
                    "facts": {"established": True, "revokes_by_side": by_side[offender.side],
-                             "both_sides_revoked": both}})
+                             "both_sides_revoked": both,
+                             **({"trick_value": per_trick} if per_trick is not None and _has_fact("revoke",
+                                                                                                  "trick_value")
+                                else {})}})
     if ruling.questions:
         raise InputError(f, "the revoke cannot be scored without: " + "; ".join(q.ask for q in ruling.questions))
     effects = list(ruling.effects)
@@ -400,10 +409,18 @@ def _score_revoke(code: Code, sheet: _Sheet, r: Any, i: int, declarer: Seat, by_
             sign = 1 if Side(d["to"]) is declarer.side else -1
             moved += sign * d["count"]
             sheet.notes.append(f"{d['count']} tricks transferred from {d['from']} to {d['to']} for the revoke "
-                               f"(law {law}): they count toward the contract but earn no bonus or slam.")
+                               f"(law {law}): " + ("they count toward the contract but earn no bonus or slam."
+                                                   if code.game == "auction" else
+                                                   "they count as tricks won, but earn no slam."))
         elif d["kind"] in ("no_trick_score", "honours_only"):
             flags[d["kind"]].add(Side(d["side"]))
     return moved
+
+
+def _has_fact(kind: str, name: str) -> bool:
+    from .loader import load_kinds
+
+    return name in load_kinds()[1][kind].facts
 
 
 def _score_auction_tricks(code: Code, sheet: _Sheet, result: Mapping[str, Any], contract: Contract, declarer: Seat,

@@ -1,0 +1,262 @@
+"""The JSON contracts, shared by the CLI's ``--json`` output and the HTTP server.
+
+Each function takes plain values and returns plain JSON-ready data, so that
+``bridgelaw rule --json`` and ``POST /rule`` answer with the same document by
+construction. Errors are the engine's: :class:`~bridgelaw.errors.InputError`
+(bad input, one line naming the field) and :class:`NotFoundError` (no such
+code or law: HTTP 404).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Sequence
+
+from .errors import InputError, UnknownCodeError, did_you_mean
+
+__all__ = [
+    "NotFoundError", "codes", "code_detail", "find_law", "law_dict", "law", "search", "kinds", "rule",
+    "score", "auction", "auction_run", "diff", "casebook",
+]
+
+
+class NotFoundError(InputError):
+    """The thing asked for (a code, a law) does not exist."""
+
+
+def _code(code_id: Any, field: str = "code") -> Any:
+    """Load a code by an id checked against the loaded codes' ids (nothing else reaches the file system)."""
+    from .loader import code_ids, load_code
+
+    ids = code_ids()
+    if not isinstance(code_id, str) or code_id not in ids:
+        raise UnknownCodeError(field, f"unknown code {code_id!r}; codes are {', '.join(ids)}"
+                               + did_you_mean(str(code_id), ids))
+    return load_code(code_id)
+
+
+def codes() -> list[dict[str, Any]]:
+    """``bridgelaw codes --json``: one row per code."""
+    from .loader import code_ids, load_code
+
+    rows = []
+    for cid in code_ids():
+        code = load_code(cid)
+        rows.append({"id": code.id, "title": code.title, "authority": code.authority, "year": code.year,
+                     "game": code.game, "extends": code.extends, "laws": len(code.laws),
+                     "provisions": len(code.provisions)})
+    return rows
+
+
+def code_detail(code_id: str) -> dict[str, Any]:
+    """One code: its row, the irregularity kinds it answers, and the index of its laws."""
+    code = _code(code_id)
+    row = next(r for r in codes() if r["id"] == code.id)
+    from .loader import load_kinds
+
+    _, all_kinds = load_kinds()
+    return {**row, "kinds": [k for k in all_kinds if k in code.by_kind],
+            "index": [{"number": lw.number, "heading": lw.heading, "missing": lw.missing, "binding": lw.binding}
+                      for lw in code.laws]}
+
+
+def find_law(code: Any, number: str) -> Any:
+    """The law ``number`` of a loaded code, as ``bridgelaw law`` finds it (a number past the last law of a
+    code whose tail is missing gives that missing law)."""
+    law = code.law(number)
+    if law is None and number.isdigit() is False and code.law(number.upper()):
+        law = code.law(number.upper())
+    if law is not None:
+        return law
+    nums = [lw.number for lw in code.laws]
+    if number in code.omitted:
+        raise NotFoundError("N", f"law {number} of {code.extends} is omitted from {code.id}")
+    last_missing = [lw for lw in code.laws if lw.missing]
+    if last_missing and number.isdigit() and last_missing[-1].number.isdigit() \
+            and int(number) >= int(last_missing[-1].number):
+        return last_missing[-1]
+    raise NotFoundError("N", f"{code.id} has no law {number!r}{did_you_mean(number, nums)}; "
+                        f"its laws run {nums[0]} … {nums[-1]}")
+
+
+def law_dict(code: Any, law: Any) -> dict[str, Any]:
+    """``bridgelaw law CODE N --json``."""
+    return {
+        "code": code.id, "number": law.number, "printed_number": law.printed_number, "heading": law.heading,
+        "text": law.text, "missing": law.missing, "binding": law.binding, "topics": list(law.topics),
+        "footnotes": [{"number": n, "text": t} for n, t in law.footnotes], "note": law.note or None,
+        "source": law.file,
+        "provisions": [{"id": p.full_id, "kinds": list(p.kinds), "when": p.when_text} for p in law.provisions],
+    }
+
+
+def law(code_id: str, number: str) -> dict[str, Any]:
+    """One law of one code; :class:`NotFoundError` for an unknown code or law."""
+    try:
+        code = _code(code_id)
+    except UnknownCodeError as e:
+        raise NotFoundError(e.field, e.message) from None
+    return law_dict(code, find_law(code, number))
+
+
+def search_hits(text: str, code_id: str | None = None, field: str = "TEXT") -> list[tuple[str, Any]]:
+    """(code id, law) for every law whose text or footnotes contain ``text``, or tagged with it as a topic."""
+    from .loader import code_ids, load_code
+
+    needle = text.lower()
+    if not needle.strip():
+        raise InputError(field, "give some words to search for")
+    hits = []
+    for cid in ([code_id] if code_id else code_ids()):
+        code = load_code(cid) if not code_id else _code(cid)
+        for lw in code.laws:
+            hay = (lw.text or "") + " " + " ".join(t for _, t in lw.footnotes)
+            if needle in hay.lower() or needle in lw.topics:
+                hits.append((code.id, lw))
+    return hits
+
+
+def search(text: str, code_id: str | None = None, field: str = "TEXT") -> list[dict[str, Any]]:
+    """``bridgelaw search TEXT --json``."""
+    return [{"code": c, "number": lw.number, "heading": lw.heading, "text": lw.text}
+            for c, lw in search_hits(text, code_id, field)]
+
+
+def _fact_dict(f: Any) -> dict[str, Any]:
+    d: dict[str, Any] = {"type": f.type.name, "ask": f.ask}
+    if f.type.choices:
+        d["choices"] = list(f.type.choices)
+    if f.derived:
+        d["derived"] = f.derived
+    if f.default is not None:
+        d["default"] = f.default
+    return d
+
+
+def kinds() -> dict[str, Any]:
+    """``bridgelaw kinds --json``: the facts every kind may use, and every kind with its facts."""
+    from .loader import load_kinds
+
+    common, all_kinds = load_kinds()
+    return {"common": {n: _fact_dict(f) for n, f in common.items()},
+            "kinds": {k.id: {"phase": k.phase, "summary": k.summary,
+                             "facts": {n: _fact_dict(f) for n, f in k.facts.items()}}
+                      for k in all_kinds.values()}}
+
+
+def unwrap(data: Any, key: str, marker: str) -> Any:
+    """A casebook entry stands for its incident (``key='incident'``) or its result (``key='result'``)."""
+    if isinstance(data, dict) and key in data and marker not in data:
+        return data[key]
+    return data
+
+
+def rule(incident: Any) -> dict[str, Any]:
+    """``bridgelaw rule - --json``: the ruling on an incident (or on a casebook entry's incident)."""
+    from .referee import rule as _rule
+
+    return _rule(unwrap(incident, "incident", "irregularity")).to_dict()
+
+
+def score(result: Any) -> dict[str, Any]:
+    """``bridgelaw score - --json``: a deal or a rubber scored."""
+    from .scoring import score as _score
+
+    return _score(unwrap(result, "result", "code")).to_dict()
+
+
+def auction_run(code_id: str, dealer: str, calls: Sequence[Any]) -> tuple[dict[str, Any], Any, Any]:
+    """Run an auction call by call; stop at the first irregularity, which is ruled.
+
+    Returns ``bridgelaw auction --json``'s document, the ruling (or None) and the table."""
+    from .table import Table
+    from .values import Seat
+
+    if not isinstance(code_id, str):
+        raise InputError("code", f"expected a code id, got {code_id!r}")
+    t = Table(code_id, dealer)
+    events = []
+    ruling = None
+    for i, item in enumerate(calls):
+        if not isinstance(item, str):
+            raise InputError(f"calls[{i}]", f"expected a call such as 1S, P, X or N:1S; got {item!r}")
+        seat_text, _, call = item.rpartition(":")
+        seat = seat_text or t.next_caller().value
+        if t.state["phase"] not in ("auction",):
+            raise InputError(f"CALL {i + 1}", f"{item!r}: the auction is already over")
+        a = t.call(seat, call)
+        ev: dict[str, Any] = {"seat": seat, "call": call.upper(), "legal": a.legal}
+        if not a.legal:
+            assert a.ruling is not None
+            ev["irregularity"] = a.kind
+            ev["ruling"] = a.ruling.to_dict()
+            ruling = a.ruling
+            events.append(ev)
+            break  # the ruling waits on the innocent side's choice
+        events.append(ev)
+    st = t.state
+    out = {"code": t.code.id, "dealer": st["dealer"], "calls": events, "phase": st["phase"],
+           "final_declaration": st["contract"], "doubled": st["doubled"], "declarer": st["declarer"],
+           "dummy": Seat(st["declarer"]).partner.value if st["declarer"] else None,
+           "leader": st["leader"]}
+    return out, ruling, t
+
+
+def auction(request: Any) -> dict[str, Any]:
+    """``POST /auction``: ``{code, dealer, calls}`` → ``bridgelaw auction --json``."""
+    if not isinstance(request, dict):
+        raise InputError("body", "expected an object with code, dealer and calls")
+    for k in request:
+        if k not in ("code", "dealer", "calls"):
+            raise InputError(str(k), "unknown field; fields are code, dealer, calls")
+    for k in ("code", "dealer", "calls"):
+        if k not in request:
+            raise InputError(k, "is required")
+    calls = request["calls"]
+    if not isinstance(calls, list) or not calls:
+        raise InputError("calls", "expected a non-empty list of calls, e.g. [\"1H\", \"2C\", \"P\"]")
+    _code(request["code"])
+    return auction_run(request["code"], request["dealer"], calls)[0]
+
+
+def diff(a: str, b: str, topic: str | None = None, fields: tuple[str, str] = ("code", "code")) -> dict[str, Any]:
+    """``bridgelaw diff A B --format json``: text, parameters and provisions of two codes compared."""
+    from .compare import diff_codes
+
+    _code(a, fields[0])
+    _code(b, fields[1])
+    return diff_codes(a, b, topic or None).to_dict()
+
+
+_casebook_cache: dict[str, Any] = {}
+
+
+def casebook(code_id: str | None = None) -> list[dict[str, Any]]:
+    """The casebook (a source checkout's ``rulings/``; empty when installed from a wheel): every worked
+    ruling and scoring case with its story, and the incident or result to rule on."""
+    from .casebook import load_cases
+    from .resources import rulings_dir
+
+    if code_id is not None:
+        _code(code_id)
+    root = rulings_dir()
+    if root is None:
+        return []
+    files = sorted(root.glob("*/*.yaml")) + sorted(root.glob("*/scores/*.yaml"))
+    stamp = json.dumps([(str(p), os.stat(p).st_mtime_ns) for p in files])
+    if _casebook_cache.get("stamp") != stamp:  # reloaded when a case is added or edited
+        rows = []
+        for scores in (False, True):
+            for c in load_cases(root, scores=scores):
+                body = "incident" if c.kind == "ruling" else "result"
+                rows.append({"path": c.path, "name": c.name, "story": c.story, "kind": c.kind,
+                             "code": c.incident.get("code"), body: _plain(c.incident)})
+        _casebook_cache.update(stamp=stamp, rows=rows)
+    rows = _casebook_cache["rows"]
+    return [r for r in rows if code_id is None or r["code"] == code_id]
+
+
+def _plain(v: Any) -> Any:
+    """YAML data as JSON data (dates and the like as strings)."""
+    return json.loads(json.dumps(v, default=str))
