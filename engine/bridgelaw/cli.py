@@ -480,6 +480,50 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .server import serve
+
+    serve(args.host, args.port, args.log, args.quiet)
+    return 0
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    from .rulinglog import RulingLog, default_path, summary, to_csv
+
+    path = Path(args.log).expanduser() if args.log else default_path()
+    if not path.is_file():
+        if args.csv:
+            sys.stdout.write(to_csv([]))
+        elif args.json:
+            print("[]")
+        else:
+            print(f"no rulings logged yet ({path})")
+        return 0
+    book = RulingLog(path)
+    try:
+        entries = book.entries(args.limit)
+    finally:
+        book.close()
+    if args.csv:
+        sys.stdout.write(to_csv(entries))
+        return 0
+    if args.json:
+        print(json.dumps([summary(e) for e in entries], indent=2, ensure_ascii=False))
+        return 0
+    for e in entries:
+        s = summary(e)
+        who = f" by {_seat_words(e['incident']['offender'])}" if e["incident"].get("offender") else ""
+        laws = f"  law {', '.join(s['laws'])}" if s["laws"] else ""
+        chose = f"  chose: {e['choice']}" if e["choice"] else (
+            "  options: " + ", ".join(f"{o['id']} ({o['chooser']})" for o in s["options"]) if s["options"] else "")
+        print(f"#{e['id']:<5} {e['time'][:19].replace('T', ' ')}  {e['code']:<20} "
+              f"{e['irregularity'].replace('_', ' ')}{who}{laws}{chose}")
+        if e["note"]:
+            print(_wrap(f"note: {e['note']}", "       "))
+    print(f"{len(entries)} ruling(s) in {path}")
+    return 0
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .check import run_check
 
@@ -538,6 +582,17 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("ask", cmd_ask, "the referee's interview: answer only the questions the ruling needs")
     sp.add_argument("code", nargs="?")
     add("check", cmd_check, "load every code and the casebook; report errors at path:line:col")
+    sp = add("serve", cmd_serve, "the referee's desk: the JSON API and the web page on localhost")
+    sp.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    sp.add_argument("--port", type=int, default=8913, help="port (default 8913; 0 picks a free one)")
+    sp.add_argument("--log", metavar="PATH", help="the ruling log (default $BRIDGELAW_LOG or "
+                                                  "~/.local/share/bridgelaw/rulings.sqlite3)")
+    sp.add_argument("--quiet", action="store_true", help="do not print a line per request")
+    sp = add("log", cmd_log, "the rulings given at the desk (--csv: export as CSV)")
+    sp.add_argument("--log", metavar="PATH", help="the ruling log (default $BRIDGELAW_LOG or "
+                                                  "~/.local/share/bridgelaw/rulings.sqlite3)")
+    sp.add_argument("--csv", action="store_true", help="every entry as CSV, with the incident and ruling as JSON")
+    sp.add_argument("--limit", type=int, metavar="N", help="only the last N rulings")
     return p
 
 

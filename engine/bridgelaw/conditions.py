@@ -707,8 +707,11 @@ def compile_condition(text: str, env: Env, where: Where | None = None, want: Typ
     return tree, compile_expr(tree, env)
 
 
-def describe(node: Expr) -> str:
-    """Render a tree back to source form (used in traces)."""
+_PREC = {"or": 1, "and": 2, "not": 3, "compare": 4, "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
+
+
+def describe(node: Expr, outer: int = 0) -> str:
+    """Render a tree back to source form (used in traces), with the parentheses its grouping needs."""
     if isinstance(node, Lit):
         v = node.value
         return "true" if v is True else "false" if v is False else f'"{v}"' if isinstance(v, str) else str(v)
@@ -719,9 +722,18 @@ def describe(node: Expr) -> str:
     if isinstance(node, ListExpr):
         return "[" + ", ".join(describe(a) for a in node.items) + "]"
     if isinstance(node, Not):
-        return f"not {describe(node.operand)}"
-    ops = {"isnot": "is not", "notin": "not in"}
-    return f"{describe(node.left)} {ops.get(node.op, node.op)} {describe(node.right)}"  # type: ignore[union-attr]
+        text, prec = f"not {describe(node.operand, _PREC['not'])}", _PREC["not"]
+    elif isinstance(node, BoolOp):
+        prec = _PREC[node.op]
+        text = f"{describe(node.left, prec)} {node.op} {describe(node.right, prec + 1)}"
+    elif isinstance(node, Arith):
+        prec = _PREC[node.op]
+        text = f"{describe(node.left, prec)} {node.op} {describe(node.right, prec + 1)}"
+    else:
+        ops = {"isnot": "is not", "notin": "not in"}
+        prec = _PREC["compare"]
+        text = f"{describe(node.left, prec + 1)} {ops.get(node.op, node.op)} {describe(node.right, prec + 1)}"  # type: ignore[union-attr]
+    return f"({text})" if prec < outer else text
 
 
 __all__ += ["Facts", "describe", "FUNCTIONS", "ROLES", "BOOL", "INT", "STR", "SEAT", "SIDE", "CALL", "CARD",

@@ -226,6 +226,16 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
         kind_id = "pass_out_of_turn"
         kind = kinds[kind_id]
         f.pop("call", None)
+    if not inc.has_auction and kind_id in ("insufficient_bid", "impossible_bid") \
+            and isinstance(f.get("call"), Call) and isinstance(f.get("previous_bid"), Call):
+        call, prev = f["call"], f["previous_bid"]
+        if call.is_bid and prev.is_bid:  # the same facts an auction record would give
+            req = requisite(code, call, prev)
+            f.setdefault("impossible", req is None)
+            if req is not None:
+                f.setdefault("requisite_call", req)
+            assert call.strain is not None
+            f.setdefault("seven_call", Call(f"7{call.strain.value}"))
     if inc.has_auction:
         if inc.dealer is None:
             raise InputError("dealer", "is required with an auction record (calls are read from the dealer on)")

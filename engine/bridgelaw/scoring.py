@@ -369,7 +369,9 @@ def _score_deal(code: Code, result: Mapping[str, Any], where: str = "") -> Score
 _NO_FLAGS: dict[str, set[Side]] = {"no_trick_score": frozenset(), "honours_only": frozenset()}  # type: ignore[dict-item]
 
 
-_HONOURS_RULES = frozenset({"honours", "no_trump_honours", "chicane"})
+# what a revoking side still scores: its honours (and chicane), and penalties the other side pays it
+# (law 89: "the penalty of 100 points for each extra revoke is scored by the other side")
+_HONOURS_RULES = frozenset({"honours", "no_trump_honours", "chicane", "revoke", ""})
 
 
 def _score_revoke(code: Code, sheet: _Sheet, r: Any, i: int, declarer: Seat, by_side: dict[Side, int], both: bool,
@@ -386,7 +388,7 @@ def _score_revoke(code: Code, sheet: _Sheet, r: Any, i: int, declarer: Seat, by_
     ruling = rule({"code": code.id, "irregularity": "revoke", "declarer": declarer.value, **dealer,
                    "offender": offender.value,
                    "facts": {"established": True, "revokes_by_side": by_side[offender.side],
-                             "both_sides_revoked": both,
+                             "both_sides_revoked": both, **_in_time(),
                              **({"trick_value": per_trick} if per_trick is not None and _has_fact("revoke",
                                                                                                   "trick_value")
                                 else {})}})
@@ -415,6 +417,14 @@ def _score_revoke(code: Code, sheet: _Sheet, r: Any, i: int, declarer: Seat, by_
         elif d["kind"] in ("no_trick_score", "honours_only"):
             flags[d["kind"]].add(Side(d["side"]))
     return moved
+
+
+# a revoke scored with its deal was claimed in time: before the next cut, before the scores were recorded
+_IN_TIME_FACTS = {"after_next_cut": False, "scores_recorded": False}
+
+
+def _in_time() -> dict[str, bool]:
+    return {k: v for k, v in _IN_TIME_FACTS.items() if _has_fact("revoke", k)}
 
 
 def _has_fact(kind: str, name: str) -> bool:
@@ -657,12 +667,25 @@ def _score_three_hand(code: Code, result: Mapping[str, Any], where: str = "") ->
                       "doubled_bonus")
     else:
         short = book + level - tricks
+        points, rule, why = short * int(p["undertrick"][dbl]), "undertrick", f"{short} under-trick(s)"
+        if "one_spade_limit" in p and contract.level == 1 and contract.strain is Strain.S and \
+                (p.get("one_spade_limit_applies_to") == "any" or _original_one_spade(code, result, contract, where)) \
+                and not (contract.doubled == 2 and p.get("one_spade_limit_unless_redoubled", True)) \
+                and points > int(p["one_spade_limit"]):
+            points, rule = int(p["one_spade_limit"]), "one_spade_limit"
+            why += f" (limited to {points} on the dealer's original one spade)"
         for adv in adversaries:
-            sheet.add(adv, "honour", short * int(p["undertrick"][dbl]), f"{short} under-trick(s)", "undertrick")
+            sheet.add(adv, "honour", points, why, rule)
     if tricks == 13:
         sheet.add(declarer, "honour", p["slam"], "grand slam", "slam")
     elif tricks == 12:
         sheet.add(declarer, "honour", p["little_slam"], "little slam", "little_slam")
+    elif tricks <= 1:  # T7: the two adversaries are partners for the hand (law 7, 8: partners' slams)
+        for adv in adversaries:
+            if tricks == 0:
+                sheet.add(adv, "honour", p["slam"], "grand slam", "slam")
+            else:
+                sheet.add(adv, "honour", p["little_slam"], "little slam", "little_slam")
     # T13: honours by each player separately; the declarer counts his own and the dummy's
     counts = _three_hand_honours(result, contract, dummy, declarer, players, where)
     table = p["honours"]["by_player"]

@@ -1,0 +1,253 @@
+"""The OpenAPI 3.1 document of the referee's desk (``GET /openapi.json``).
+
+Request and response bodies reuse the published JSON Schemas in ``schema/``
+(incident, ruling, score): each is copied into ``components/schemas`` with
+its ``$defs`` hoisted beside it and its ``$ref`` pointers rewritten, and the
+code and kind ids are narrowed to those this server has loaded.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from . import __version__
+
+__all__ = ["document", "MAX_BODY"]
+
+MAX_BODY = 64 * 1024
+
+_REF = "#/components/schemas/"
+_SEAT = {"enum": ["N", "E", "S", "W"]}
+_STR_OR_NULL = {"type": ["string", "null"]}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": _REF + name}
+
+
+def _hoist(file: str, name: str, out: dict[str, Any]) -> dict[str, Any]:
+    """Copy ``schema/<file>`` into ``out`` as ``name``; its ``$defs`` become ``name`` + Def."""
+    from .resources import schema_dir
+
+    raw = json.loads((schema_dir() / file).read_text(encoding="utf-8"))
+    defs = raw.pop("$defs", {})
+    names = {d: name + d.title().replace("_", "") for d in defs}
+
+    def rewrite(node: Any) -> Any:
+        if isinstance(node, dict):
+            new = {k: rewrite(v) for k, v in node.items() if k not in ("$schema", "$id", "version")}
+            ref = node.get("$ref")
+            if ref == "#":
+                new["$ref"] = _REF + name
+            elif isinstance(ref, str) and ref.startswith("#/$defs/"):
+                new["$ref"] = _REF + names[ref[len("#/$defs/"):]]
+            return new
+        if isinstance(node, list):
+            return [rewrite(x) for x in node]
+        return node
+
+    for d, body in defs.items():
+        out[names[d]] = rewrite(body)
+    out[name] = rewrite(raw)
+    return out[name]
+
+
+def _obj(props: dict[str, Any], required: list[str] | None = None, extra: bool = False) -> dict[str, Any]:
+    s: dict[str, Any] = {"type": "object", "properties": props, "required": required or list(props)}
+    if not extra:
+        s["additionalProperties"] = False
+    return s
+
+
+def _arr(items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": items}
+
+
+def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
+    s: dict[str, Any] = {}
+    incident = _hoist("incident.schema.json", "Incident", s)
+    incident["properties"]["code"] = {"type": "string", "enum": code_ids}
+    incident["properties"]["irregularity"] = {"type": "string", "enum": kind_ids}
+    _hoist("ruling.schema.json", "Ruling", s)
+    _hoist("score.schema.json", "Score", s)
+    for name in ("ScoreResult", "ScoreRubber"):
+        s[name]["properties"]["code"] = {"type": "string", "enum": code_ids}
+    s["ScoreRequest"] = {"description": "one deal, or a rubber", "anyOf": [_ref("ScoreResult"), _ref("ScoreRubber")]}
+    s["Error"] = _obj({"error": {"type": "string", "description": "one line naming the field"},
+                       "field": {"type": "string"}}, ["error"])
+    s["Code"] = _obj({"id": {"type": "string"}, "title": {"type": "string"}, "authority": {"type": "string"},
+                      "year": {"type": "integer"}, "game": {"type": "string"}, "extends": _STR_OR_NULL,
+                      "laws": {"type": "integer"}, "provisions": {"type": "integer"}})
+    detail = copy.deepcopy(s["Code"])
+    detail["properties"]["kinds"] = _arr({"type": "string"})
+    detail["properties"]["index"] = _arr(_obj({"number": {"type": "string"}, "heading": _STR_OR_NULL,
+                                               "missing": {"type": "boolean"}, "binding": {"type": "boolean"}}))
+    detail["required"] = list(detail["properties"])
+    s["CodeDetail"] = detail
+    s["Law"] = _obj({
+        "code": {"type": "string"}, "number": {"type": "string"}, "printed_number": _STR_OR_NULL,
+        "heading": _STR_OR_NULL, "text": _STR_OR_NULL, "missing": {"type": "boolean"},
+        "binding": {"type": "boolean"}, "topics": _arr({"type": "string"}),
+        "footnotes": _arr(_obj({"number": {"type": "string"}, "text": {"type": "string"}})),
+        "note": _STR_OR_NULL, "source": {"type": "string"},
+        "provisions": _arr(_obj({"id": {"type": "string"}, "kinds": _arr({"type": "string"}),
+                                 "when": {"type": "string"}}))})
+    s["SearchHit"] = _obj({"code": {"type": "string"}, "number": {"type": "string"}, "heading": _STR_OR_NULL,
+                           "text": _STR_OR_NULL})
+    fact = _obj({"type": {"type": "string"}, "ask": {"type": "string"}, "choices": _arr({"type": "string"}),
+                 "derived": {"type": "string"}, "default": {}}, ["type", "ask"])
+    s["Kinds"] = _obj({
+        "common": {"type": "object", "additionalProperties": fact},
+        "kinds": {"type": "object", "additionalProperties": _obj({
+            "phase": {"type": "string"}, "summary": {"type": "string"},
+            "facts": {"type": "object", "additionalProperties": fact}})}})
+    s["AuctionRequest"] = _obj({
+        "code": {"type": "string", "enum": code_ids}, "dealer": _SEAT,
+        "calls": {**_arr({"type": "string", "description": "1S 2NT P X XX, or SEAT:CALL"}), "minItems": 1,
+                  "maxItems": 100}})
+    s["Auction"] = _obj({
+        "code": {"type": "string"}, "dealer": _SEAT,
+        "calls": _arr(_obj({"seat": _SEAT, "call": {"type": "string"}, "legal": {"type": "boolean"},
+                            "irregularity": {"type": "string"}, "ruling": _ref("Ruling")},
+                           ["seat", "call", "legal"])),
+        "phase": {"type": "string"}, "final_declaration": _STR_OR_NULL, "doubled": {"type": "integer"},
+        "declarer": {"enum": ["N", "E", "S", "W", None]}, "dummy": {"enum": ["N", "E", "S", "W", None]},
+        "leader": {"enum": ["N", "E", "S", "W", None]}})
+    s["Diff"] = _obj({
+        "a": {"type": "string"}, "b": {"type": "string"}, "topic": _STR_OR_NULL,
+        "laws": _arr(_obj({"a": _STR_OR_NULL, "b": _STR_OR_NULL, "how": {"type": "string"},
+                           "similarity": {"type": "number"}, "same_text": {"type": "boolean"},
+                           "topics": _arr({"type": "string"}),
+                           "diff": _arr({"type": "array", "prefixItems": [{"enum": ["=", "-", "+"]},
+                                                                          {"type": "string"}]})})),
+        "parameters": _arr(_obj({"name": {"type": "string"}, "a": {}, "b": {}})),
+        "provisions": _arr(_obj({"change": {"type": "string"}, "id": {"type": "string"}, "law_a": _STR_OR_NULL,
+                                 "law_b": _STR_OR_NULL}))})
+    s["CasebookEntry"] = _obj({
+        "path": {"type": "string"}, "name": {"type": "string"}, "story": {"type": "string"},
+        "kind": {"enum": ["ruling", "score"]}, "code": {"type": "string"},
+        "incident": {"type": "object"}, "result": {"type": "object"}}, ["path", "name", "story", "kind", "code"])
+    entry = {"id": {"type": "integer"}, "time": {"type": "string"}, "code": {"type": "string"},
+             "irregularity": {"type": "string"}, "incident": {"type": "object"}, "choice": _STR_OR_NULL,
+             "note": _STR_OR_NULL, "noted_at": _STR_OR_NULL}
+    s["LogEntry"] = _obj({**entry, "ruling": _ref("Ruling")})
+    s["LogSummary"] = _obj({**entry, "laws": _arr({"type": "string"}),
+                            "options": _arr(_obj({"id": {"type": "string"}, "chooser": {"type": "string"},
+                                                  "law": {"type": "string"}})),
+                            "effects": _arr({"type": "string"})})
+    s["Log"] = _obj({"path": {"type": "string"}, "count": {"type": "integer"},
+                     "entries": _arr(_ref("LogSummary"))})
+    note = {"type": ["string", "null"], "maxLength": 4000, "description": "the referee's note"}
+    choice = {"type": ["string", "null"], "description": "the option chosen: an option id of the ruling"}
+    s["LogRequest"] = {
+        "description": "with `id`: record the option chosen and the note on a logged ruling; with `incident`: "
+                       "rule on it and log the ruling with them",
+        "oneOf": [_obj({"id": {"type": "integer", "minimum": 1}, "choice": choice, "note": note}, ["id"]),
+                  _obj({"incident": _ref("Incident"), "choice": choice, "note": note}, ["incident"])]}
+    return s
+
+
+def _err(*codes: int) -> dict[str, Any]:
+    words = {400: "bad request (malformed JSON, a missing or bad parameter)", 404: "no such code, law or entry",
+             413: "request body too large", 415: "the body must be application/json",
+             422: "the input is wrong: one line naming the field"}
+    return {str(c): {"description": words[c], "content": {"application/json": {"schema": _ref("Error")}}}
+            for c in codes}
+
+
+def _ok(schema: dict[str, Any], what: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
+    r: dict[str, Any] = {"description": what, "content": {"application/json": {"schema": schema}}}
+    if headers:
+        r["headers"] = headers
+    return {"200": r}
+
+
+def _q(name: str, schema: dict[str, Any], required: bool = False, what: str = "") -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": required, "schema": schema, "description": what}
+
+
+def _path(name: str, schema: dict[str, Any], what: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": schema, "description": what}
+
+
+def _body(name: str) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": _ref(name)}}}
+
+
+def _op(op_id: str, summary: str, responses: dict[str, Any], params: list[Any] | None = None,
+        body: str | None = None) -> dict[str, Any]:
+    op: dict[str, Any] = {"operationId": op_id, "summary": summary, "responses": responses}
+    if params:
+        op["parameters"] = params
+    if body:
+        op["requestBody"] = _body(body)
+    return op
+
+
+def document(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
+    """The OpenAPI 3.1 document for a server with these codes and kinds loaded."""
+    code = {"type": "string", "enum": code_ids}
+    log_id = {"X-Bridgelaw-Log-Id": {"description": "the ruling log entry recording this ruling (absent when the "
+                                                    "ruling still asks questions, or with log=false)",
+                                     "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
+    paths = {
+        "/": {"get": {"operationId": "page", "summary": "the referee's web page (one self-contained HTML page)",
+                      "responses": {"200": {"description": "HTML", "content": {"text/html": {"schema":
+                                                                                            {"type": "string"}}}}}}},
+        "/openapi.json": {"get": _op("openapi", "this document", _ok({"type": "object"}, "OpenAPI 3.1"))},
+        "/codes": {"get": _op("codes", "the codes (as `bridgelaw codes --json`)",
+                              _ok(_arr(_ref("Code")), "one row per code"))},
+        "/codes/{id}": {"get": _op("code", "one code: its row, the kinds it answers, the index of its laws",
+                                   {**_ok(_ref("CodeDetail"), "the code"), **_err(404)},
+                                   [_path("id", {"type": "string"}, "a code id")])},
+        "/codes/{id}/laws/{n}": {"get": _op(
+            "law", "one law, verbatim, with its footnotes (as `bridgelaw law CODE N --json`)",
+            {**_ok(_ref("Law"), "the law"), **_err(404)},
+            [_path("id", {"type": "string"}, "a code id"), _path("n", {"type": "string"}, "a law number: 84, 50b, E1")])},
+        "/search": {"get": _op("search", "every law whose text says it (as `bridgelaw search TEXT --json`)",
+                               {**_ok(_arr(_ref("SearchHit")), "the laws"), **_err(400, 422)},
+                               [_q("q", {"type": "string", "minLength": 1, "maxLength": 200}, True, "words"),
+                                _q("code", code, False, "only this code")])},
+        "/rule": {"post": _op("rule", "rule on an incident (as `bridgelaw rule - --json`); a complete ruling "
+                                      "is recorded in the ruling log",
+                              {**_ok(_ref("Ruling"), "the ruling", log_id), **_err(400, 413, 415, 422)},
+                              [_q("log", {"type": "boolean", "default": True}, False,
+                                  "false: do not record the ruling in the log")], "Incident")},
+        "/score": {"post": _op("score", "score a deal or a rubber (as `bridgelaw score - --json`)",
+                               {**_ok(_ref("Score"), "the score"), **_err(400, 413, 415, 422)},
+                               body="ScoreRequest")},
+        "/auction": {"post": _op("auction", "run an auction; rule on the first irregularity "
+                                            "(as `bridgelaw auction --json`)",
+                                 {**_ok(_ref("Auction"), "the auction"), **_err(400, 413, 415, 422)},
+                                 body="AuctionRequest")},
+        "/diff": {"get": _op("diff", "compare two codes (as `bridgelaw diff A B --format json`)",
+                             {**_ok(_ref("Diff"), "text, parameters and provisions compared"), **_err(400, 422)},
+                             [_q("a", code, True, "a code id"), _q("b", code, True, "a code id"),
+                              _q("topic", {"type": "string", "maxLength": 100}, False, "only laws on this topic")])},
+        "/kinds": {"get": _op("kinds", "every irregularity kind and its facts (as `bridgelaw kinds --json`)",
+                              _ok(_ref("Kinds"), "the catalogue"))},
+        "/casebook": {"get": _op("casebook", "the casebook: worked rulings and scores, with their stories",
+                                 {**_ok(_arr(_ref("CasebookEntry")), "the cases"), **_err(400, 422)},
+                                 [_q("code", code, False, "only this code")])},
+        "/log": {
+            "get": _op("log", "the ruling log, newest last",
+                       {**_ok(_ref("Log"), "the entries"), **_err(400)},
+                       [_q("limit", {"type": "integer", "minimum": 1, "maximum": 10000}, False, "the last N")]),
+            "post": _op("log_record", "record the option chosen and the referee's note",
+                        {**_ok(_ref("LogEntry"), "the entry as recorded"), **_err(400, 404, 413, 415, 422)},
+                        body="LogRequest")},
+        "/log/{id}": {"get": _op("log_entry", "one entry of the ruling log, with the whole ruling",
+                                 {**_ok(_ref("LogEntry"), "the entry"), **_err(400, 404)},
+                                 [_path("id", {"type": "integer", "minimum": 1}, "the entry id")])},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "bridgelaw: the referee's desk", "version": __version__,
+                 "description": "The historic laws of bridge (1904-1913): the same contracts as the `bridgelaw` "
+                                f"command, as JSON. Request bodies are at most {MAX_BODY} bytes."},
+        "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
+        "paths": paths,
+        "components": {"schemas": _schemas(code_ids, kind_ids)},
+    }
