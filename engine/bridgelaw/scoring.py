@@ -63,6 +63,7 @@ class Score:
 
     players: tuple[Seat, ...] = ()  # three-hand: the players, each scoring for himself
     settlement: Mapping[str, int] | None = None
+    capped: tuple[Side, ...] = field(default=(), repr=False)  # revoking sides held below game (straight bridge)
 
     def total(self, side: Side | Seat, column: str | None = None) -> int:
         return sum(e.points for e in self.entries if e.side is side and (column is None or e.column == column))
@@ -278,7 +279,7 @@ def score(result: Mapping[str, Any]) -> Score:
     return _score_deal(code, result)
 
 
-def _score_deal(code: Code, result: Mapping[str, Any], where: str = "") -> Score:
+def _score_deal(code: Code, result: Mapping[str, Any], where: str = "", cap_revokers: bool = True) -> Score:
     if not _RESULT_KEY_SET.issuperset(result):
         k = next(k for k in result if k not in _RESULT_KEY_SET)
         raise InputError(f"{where}{k}", f"unknown field{did_you_mean(str(k), _RESULT_KEYS)}; fields are "
@@ -363,7 +364,38 @@ def _score_deal(code: Code, result: Mapping[str, Any], where: str = "") -> Score
                         if e.side not in flags["honours_only"] or r in _HONOURS_RULES)
     else:
         entries = tuple(sheet.entries)
-    return Score(code.id, entries, tuple(sheet.notes))
+    capped: tuple[Side, ...] = ()
+    cap = p.get("revoking_side_max_score")
+    if revokes and isinstance(cap, int):
+        capped = tuple({Seat.parse(r["offender"], "offender").side for r in revokes})
+        if cap_revokers:
+            # the revoking side cannot attain more than `cap` toward game in the hand (1904 law 90 V, 1905 law 89)
+            entries = _cap(entries, capped, {x: 0 for x in capped}, int(cap), sheet.law("revoking_side_max_score"))
+    return _new_score(code.id, entries, tuple(sheet.notes), capped)
+
+
+def _new_score(code_id: str, entries: tuple[ScoreEntry, ...], notes: tuple[str, ...],
+               capped: tuple[Side, ...] = ()) -> Score:
+    """A Score without the frozen dataclass's per-field __setattr__ (the hot path of scoring)."""
+    obj = object.__new__(Score)
+    obj.__dict__.update(code=code_id, entries=entries, notes=notes, games=(), rubber=None, deals=(), players=(),
+                        settlement=None, capped=capped)
+    return obj
+
+
+def _cap(entries: tuple[ScoreEntry, ...], sides: tuple[Side, ...], below: Mapping[Side, int], cap: int,
+         law: str) -> tuple[ScoreEntry, ...]:
+    """Hold each side's trick points in the hand so that its score toward game stays at or under ``cap``."""
+    out = list(entries)
+    for side in sides:
+        mine = [e for e in out if e.side is side and e.column == "trick" and e.points > 0]
+        total = sum(e.points for e in mine)
+        allowed = max(0, cap - below.get(side, 0))
+        if total > allowed:
+            out = [e for e in out if e not in mine]
+            if allowed:
+                out.append(ScoreEntry(side, "trick", allowed, f"(capped at {cap} toward game)", law))
+    return tuple(out)
 
 
 _NO_FLAGS: dict[str, set[Side]] = {"no_trick_score": frozenset(), "honours_only": frozenset()}  # type: ignore[dict-item]
@@ -583,6 +615,11 @@ def _score_rubber(code: Code, rubber: Mapping[str, Any]) -> Score:
         if not isinstance(d, Mapping):
             raise InputError(f"deals[{i}]", "expected a deal result")
         s = _score_deal(code, {"code": code.id, **d}, f"deals[{i}].")
+        if s.capped:
+            raw = _score_deal(code, {"code": code.id, **d}, f"deals[{i}].", cap_revokers=False)
+            cap = int(p["revoking_side_max_score"])
+            law = str((p.get("cite") or {}).get("revoking_side_max_score", ""))
+            s = _new_score(code.id, _cap(raw.entries, s.capped, below, cap, law), s.notes, s.capped)
         scored.append(s)
         entries.extend(s.entries)
         game_deals.append(i + 1)

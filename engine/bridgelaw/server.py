@@ -17,6 +17,7 @@ rebinding); errors are one JSON line, never a traceback.
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import json
 import socket
@@ -37,6 +38,7 @@ from .rulinglog import RulingLog, summary
 __all__ = ["DEFAULT_PORT", "MAX_BODY", "DeskServer", "make_server", "serve"]
 
 DEFAULT_PORT = 8913
+_BIND_ERRORS = (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT, errno.EPERM)
 PAGE = Path(__file__).resolve().parent / "web" / "index.html"
 _CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
         "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -356,6 +358,8 @@ def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, log: str | Path | N
     try:
         server = make_server(host, port, log, quiet)
     except OSError as e:
+        if not isinstance(e, socket.gaierror) and e.errno not in _BIND_ERRORS:
+            raise
         raise InputError("--port", f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     print(f"bridgelaw: the referee's desk at {server.url} (ruling log {server.log.path}; Ctrl-C to stop)",
           flush=True)
