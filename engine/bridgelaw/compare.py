@@ -25,7 +25,7 @@ from .errors import InputError, did_you_mean
 from .facts import Incident, derive, higher
 from .loader import Code, Law, code_ids, load_code, load_kinds
 from .referee import _rule
-from .values import Call, Ruling, Seat
+from .values import MAX_CALL_LEVEL, Call, Ruling, Seat
 
 __all__ = ["LawPair", "CodeDiff", "align", "diff_codes", "ruling_diff", "history", "audit", "render"]
 
@@ -229,7 +229,8 @@ def _effects_sig(p: Any) -> Any:
 
 def _bids(codes: list[Code]) -> list[Call]:
     strains = [s for s in ("C", "D", "H", "S", "R", "NT") if all(s in c.params.get("trick_values", {}) for c in codes)]
-    return [Call(f"{lv}{s}") for lv in range(1, 8) for s in strains]
+    top = min(int(c.params.get("max_level", MAX_CALL_LEVEL)) for c in codes)
+    return [Call(f"{lv}{s}") for lv in range(1, top + 1) for s in strains]
 
 
 def _domain(code_ids_: Iterable[Code], kind: str) -> list[tuple[str, list[Any]]]:

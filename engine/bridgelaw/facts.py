@@ -17,7 +17,7 @@ from typing import Any
 from .conditions import Facts, Type
 from .errors import InputError, did_you_mean
 from .loader import Code, FactSpec, Kind, load_kinds
-from .values import Call, CallKind, Card, Seat, Side, Strain, Suit
+from .values import MAX_CALL_LEVEL, Call, CallKind, Card, Seat, Side, Strain, Suit
 
 __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult"]
 
@@ -150,7 +150,7 @@ def higher(code: Code, call: Call, than: Call) -> bool:
 def requisite(code: Code, call: Call, over: Call) -> Call | None:
     """The lowest bid in ``call``'s strain higher than ``over`` (None: not within seven)."""
     assert call.strain is not None
-    for level in range(1, 8):
+    for level in range(1, int(code.params.get("max_level", MAX_CALL_LEVEL)) + 1):
         c = Call(f"{level}{call.strain.value}")
         if higher(code, c, over):
             return c

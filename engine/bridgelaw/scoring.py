@@ -295,7 +295,7 @@ def _score_deal(code: Code, result: Mapping[str, Any], where: str = "", cap_revo
     contract = parse_contract(code, result.get("contract"), f"{where}contract")
     tricks = _req_int(result, "tricks", 0, 13)
     value = p["trick_values"][contract.strain._value_]
-    book = p.get("book", 6)
+    book = p["book"]
 
     # revokes, through the code's own revoke provisions
     flags: dict[str, set[Side]] = _NO_FLAGS
@@ -309,7 +309,8 @@ def _score_deal(code: Code, result: Mapping[str, Any], where: str = "", cap_revo
         both = len({Seat.parse(r.get("offender"), f"{where}revokes[{i}].offender").side
                     for i, r in enumerate(revokes) if isinstance(r, Mapping)}) == 2
         per_trick = value * (contract.doubled if code.game != "auction" else
-                             {0: 1, 1: 2, 2: 4}[contract.doubled])
+                             1 if contract.doubled == 0 else
+                             int(p["multiplier"]["doubled" if contract.doubled == 1 else "redoubled"]))
         limit = p.get("doubling_limit")
         if code.game != "auction" and isinstance(limit, int) and contract.doubled > 1 and per_trick > limit:
             per_trick = max(limit, value)
@@ -600,7 +601,7 @@ def _score_rubber(code: Code, rubber: Mapping[str, Any]) -> Score:
             raise InputError(str(k), f"unknown field; a rubber has code, deals, unfinished")
     p = code.params
     game_points = int(p["game_points"])
-    to_win = int(p.get("rubber_games", 2))
+    to_win = int(p["rubber_games"])
     entries: list[ScoreEntry] = []
     notes: list[str] = []
     games: list[dict[str, Any]] = []
@@ -689,7 +690,7 @@ def _score_three_hand(code: Code, result: Mapping[str, Any], where: str = "") ->
     contract = parse_contract(code, result.get("contract"), f"{where}contract")
     tricks = _req_int(result, "tricks", 0, 13)
     value = p["trick_values"][contract.strain.value]
-    book = p.get("book", 6)
+    book = p["book"]
     level = contract.level or 0
     dbl = {0: "undoubled", 1: "doubled", 2: "redoubled"}[contract.doubled]
     mult = 1 if contract.doubled == 0 else int(p["multiplier"][dbl])
@@ -833,7 +834,7 @@ def _score_three_hand_rubber(code: Code, rubber: Mapping[str, Any]) -> Score:
                 won[seat] = won.get(seat, 0) + 1
                 entries.append(ScoreEntry(seat, "honour", int(p["game_bonus"]), "game", str(cite.get("game_bonus", "T14"))))
                 below = {}
-                if won[seat] == int(p.get("rubber_games", 2)):
+                if won[seat] == int(p["rubber_games"]):
                     winner = seat
                     entries.append(ScoreEntry(seat, "honour", int(p["rubber_bonus"]), "rubber",
                                               str(cite.get("rubber_bonus", "T14"))))

@@ -140,6 +140,8 @@ class CallKind(str, enum.Enum):
     REDOUBLE = "redouble"
 
 
+#: The highest level the call notation can write (1-7); a code's own limit is its ``max_level`` parameter.
+MAX_CALL_LEVEL = 7
 _CALL_RE = re.compile(r"^([1-7])(C|D|H|S|R|NT)$")
 _CALLS: dict[str, "Call"] = {}  # calls are immutable: one object per spelling
 
