@@ -18,11 +18,11 @@ import html
 import itertools
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping
 
 from .errors import InputError, did_you_mean
-from .facts import Incident, derive, higher
+from .facts import derive, higher
 from .loader import Code, Law, code_ids, load_code, load_kinds
 from .referee import _rule
 from .values import MAX_CALL_LEVEL, Call, Ruling, Seat
@@ -525,5 +525,3 @@ def _html(d: CodeDiff) -> str:
 </body></html>
 """
 
-
-_ = (field, Incident)

@@ -286,7 +286,6 @@ def save_tree_cache() -> None:
     import marshal
     import os
     import pickle
-    import sys
     import tempfile
 
     try:

@@ -17,7 +17,7 @@ from typing import Any
 from .conditions import Facts, Type
 from .errors import InputError, did_you_mean
 from .loader import Code, FactSpec, Kind, load_kinds
-from .values import MAX_CALL_LEVEL, Call, CallKind, Card, Seat, Side, Strain, Suit
+from .values import MAX_CALL_LEVEL, Call, CallKind, Card, Seat, Side, Suit
 
 __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult"]
 
@@ -333,5 +333,3 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
         f.setdefault("contract", result.contract)
     return kind_id
 
-
-_ = (CallKind, Strain)

@@ -15,16 +15,16 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from .conditions import (
     BOOL, CALL, CARD, INT, SEAT, SIDE, STR, SUIT, Compiled, Env, Expr, Type, Where, compile_condition, describe,
     names_used, save_tree_cache,
 )
 from .cache import cached
-from .errors import ConditionError, LawFileError, UnknownCodeError, did_you_mean
+from .errors import ConditionError, UnknownCodeError, did_you_mean
 from .resources import laws_dir, schema_dir
-from .values import Call, EffectKind, Strain
+from .values import Call, EffectKind
 from .yamlsrc import Source, load_yaml
 
 __all__ = [
@@ -710,5 +710,3 @@ def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], 
             raise src.error(key, f"effect {kind.value!r} needs field {name!r}")
     return EffectSpec(kind, tuple(fields))
 
-
-_ = (Callable, Strain)

@@ -28,7 +28,7 @@ from .facts import auction_result, higher
 from .loader import Code, load_code
 from .referee import rule
 from .scoring import Score, parse_deal, score
-from .values import _SEAT_BY_TEXT, Call, CallKind, Card, Option, Ruling, Seat, Side, Strain, Suit
+from .values import _SEAT_BY_TEXT, Call, CallKind, Card, Option, Ruling, Seat
 
 __all__ = ["Table", "Answer"]
 
@@ -580,5 +580,3 @@ class Table:
     def __repr__(self) -> str:
         return f"Table({self.code.id!r}, dealer={self.state['dealer']!r}, phase={self.state['phase']!r})"
 
-
-_ = (Strain, Suit)
