@@ -52,6 +52,7 @@ class Incident:
 
 
 _TOP = ("code", "irregularity", "dealer", "declarer", "offender", "auction", "offence_at", "facts", "note")
+_TOP_SET = frozenset(_TOP)
 
 
 def parse_incident(data: Any) -> Incident:
@@ -60,9 +61,9 @@ def parse_incident(data: Any) -> Incident:
         return data
     if type(data) is not dict and not isinstance(data, Mapping):
         raise InputError("incident", f"expected a mapping with code, irregularity, ...; got {type(data).__name__}")
-    for k in data:
-        if k not in _TOP:
-            raise InputError(str(k), f"unknown field{did_you_mean(str(k), _TOP)}; fields are {', '.join(_TOP)}")
+    if not _TOP_SET.issuperset(data):
+        k = next(k for k in data if k not in _TOP_SET)
+        raise InputError(str(k), f"unknown field{did_you_mean(str(k), _TOP)}; fields are {', '.join(_TOP)}")
     for req in ("code", "irregularity"):
         if req not in data or data[req] in (None, ""):
             raise InputError(req, "is required")
@@ -244,13 +245,13 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
         kind = kinds_[kind_id]
 
     presumed = []
-    for name, spec in kind.facts.items():
-        if name not in f and spec.default is not None:
-            f[name] = spec.default
+    for name, default in _defaults(kind):
+        if name not in f:
+            f[name] = default
             presumed.append(name)
-    for name, spec in common.items():
-        if name not in f and spec.default is not None:
-            f[name] = spec.default
+    for name, default in _defaults(None, common):
+        if name not in f:
+            f[name] = default
     if code.game == "straight-bridge" and f.get("declarer") is None and f.get("dealer") is not None:
         f["declarer"] = f["dealer"]  # in straight bridge the dealer always plays the combined hands
     if f.get("declarer") is not None:
@@ -260,6 +261,19 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
     if f.get("dealer") is not None:
         f.setdefault("eldest", f["dealer"].lho)
     return kind_id, Facts(f, code.bid_value, tuple(presumed)), notes
+
+
+_DEFAULTS: dict[int, tuple[Any, tuple[tuple[str, Any], ...]]] = {}
+
+
+def _defaults(kind: Kind | None, common: Mapping[str, FactSpec] | None = None) -> tuple[tuple[str, Any], ...]:
+    """The (fact, default) pairs of a kind (or of the common facts), worked out once."""
+    specs = kind.facts if kind is not None else common
+    assert specs is not None
+    hit = _DEFAULTS.get(id(specs))
+    if hit is None or hit[0] is not specs:  # keyed by identity, checked: a reloaded catalogue is new
+        hit = _DEFAULTS[id(specs)] = (specs, tuple((n, s.default) for n, s in specs.items() if s.default is not None))
+    return hit[1]
 
 
 def _show_default(v: Any) -> str:

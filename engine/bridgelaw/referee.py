@@ -84,7 +84,10 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
 
     # the presumptions a provision actually read are said in the notes
     if facts.presumed:
-        read = {n for p in provisions for n in p.needs}
+        reads = code.__dict__.setdefault("_reads", {})
+        read = reads.get(kind)
+        if read is None:
+            read = reads[kind] = frozenset(n for p in provisions for n in p.needs)
         for name in facts.presumed:
             if name in read:
                 v = facts[name]
