@@ -244,7 +244,7 @@ def casebook(code_id: str | None = None) -> list[dict[str, Any]]:
     if root is None:
         return []
     files = sorted(root.glob("*/*.yaml")) + sorted(root.glob("*/scores/*.yaml"))
-    stamp = json.dumps([(str(p), os.stat(p).st_mtime_ns) for p in files])
+    stamp = json.dumps([(str(p), _mtime(p)) for p in files])
     if _casebook_cache.get("stamp") != stamp:  # reloaded when a case is added or edited
         rows = []
         for scores in (False, True):
@@ -255,6 +255,13 @@ def casebook(code_id: str | None = None) -> list[dict[str, Any]]:
         _casebook_cache.update(stamp=stamp, rows=rows)
     rows = _casebook_cache["rows"]
     return [r for r in rows if code_id is None or r["code"] == code_id]
+
+
+def _mtime(path: Any) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:  # removed while we looked: the next look reloads
+        return -1
 
 
 def _plain(v: Any) -> Any:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 from . import __version__
 
-__all__ = ["document", "MAX_BODY"]
+__all__ = ["document", "Checker", "MAX_BODY"]
 
 MAX_BODY = 64 * 1024
 
@@ -50,8 +51,21 @@ def _hoist(file: str, name: str, out: dict[str, Any]) -> dict[str, Any]:
 
     for d, body in defs.items():
         out[names[d]] = rewrite(body)
-    out[name] = rewrite(raw)
-    return out[name]
+    hoisted: dict[str, Any] = rewrite(raw)
+    out[name] = hoisted
+    return hoisted
+
+
+def _three_hand(result: dict[str, Any]) -> None:
+    """What the scorer takes in three-hand that ``schema/score.schema.json`` does not yet say: the seat of the
+    dummy hand, and honours counted per player (``{S: 5}``)."""
+    props = result.setdefault("properties", {})
+    props.setdefault("dummy", {**_SEAT, "description": "three-hand: the seat of the dummy hand"})
+    honours = props.get("honours")
+    per_player = {"type": "object", "description": "three-hand: honours held by each player",
+                  "propertyNames": _SEAT, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 5}}
+    if isinstance(honours, dict) and "oneOf" in honours and per_player not in honours["oneOf"]:
+        honours["oneOf"].append(per_player)
 
 
 def _obj(props: dict[str, Any], required: list[str] | None = None, extra: bool = False) -> dict[str, Any]:
@@ -74,6 +88,13 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
     _hoist("score.schema.json", "Score", s)
     for name in ("ScoreResult", "ScoreRubber"):
         s[name]["properties"]["code"] = {"type": "string", "enum": code_ids}
+    _three_hand(s["ScoreResult"])
+    # a rubber's deals take their code from the rubber (as the engine and the casebook have them)
+    deal = copy.deepcopy(s["ScoreResult"])
+    deal["required"] = [r for r in deal["required"] if r != "code"]
+    deal["description"] = "one deal of a rubber: the code may be left to the rubber"
+    s["ScoreRubberDeal"] = deal
+    s["ScoreRubber"]["properties"]["deals"]["items"] = _ref("ScoreRubberDeal")
     s["ScoreRequest"] = {"description": "one deal, or a rubber", "anyOf": [_ref("ScoreResult"), _ref("ScoreRubber")]}
     s["Error"] = _obj({"error": {"type": "string", "description": "one line naming the field"},
                        "field": {"type": "string"}}, ["error"])
@@ -120,8 +141,8 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
         "laws": _arr(_obj({"a": _STR_OR_NULL, "b": _STR_OR_NULL, "how": {"type": "string"},
                            "similarity": {"type": "number"}, "same_text": {"type": "boolean"},
                            "topics": _arr({"type": "string"}),
-                           "diff": _arr({"type": "array", "prefixItems": [{"enum": ["=", "-", "+"]},
-                                                                          {"type": "string"}]})})),
+                           "diff": _arr({**_arr({"type": "string"}), "minItems": 2, "maxItems": 2,
+                                         "description": "[op, words]: op = same, - removed, + added"})})),
         "parameters": _arr(_obj({"name": {"type": "string"}, "a": {}, "b": {}})),
         "provisions": _arr(_obj({"change": {"type": "string"}, "id": {"type": "string"}, "law_a": _STR_OR_NULL,
                                  "law_b": _STR_OR_NULL}))})
@@ -251,3 +272,58 @@ def document(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
         "paths": paths,
         "components": {"schemas": _schemas(code_ids, kind_ids)},
     }
+
+
+class Checker:
+    """Requests checked against the document: query and path parameters (400) and bodies (422)."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        import jsonschema
+
+        self._ops: dict[tuple[str, str], tuple[list[dict[str, Any]], Any]] = {}
+        root = {"components": doc["components"]}
+        for path, item in doc["paths"].items():
+            for method, op in item.items():
+                body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+                validator = jsonschema.Draft202012Validator({**root, **body}) if body else None
+                self._ops[(method.upper(), path)] = (op.get("parameters", []), validator)
+
+    def parameters(self, method: str, path: str, params: dict[str, str], query: dict[str, str]) -> str | None:
+        """The first problem with the parameters, or None."""
+        import jsonschema
+
+        for p in self._ops.get((method, path), ([], None))[0]:
+            given = (params if p["in"] == "path" else query).get(p["name"])
+            if given is None:
+                if p.get("required"):
+                    return f"{p['name']}: this {p['in']} parameter is required"
+                continue
+            value: Any = given
+            kind = p["schema"].get("type")
+            if kind == "integer" and re.fullmatch(r"-?[0-9]{1,18}", given):
+                value = int(given)
+            elif kind == "boolean" and given.lower() in ("true", "false"):
+                value = given.lower() == "true"
+            try:
+                jsonschema.Draft202012Validator(p["schema"]).validate(value)
+            except jsonschema.ValidationError as e:
+                return f"{p['name']}: {_short(e.message)}"
+        return None
+
+    def body(self, method: str, path: str, body: Any) -> tuple[str, str] | None:
+        """(field, message) for the first way the body breaks its schema, or None."""
+        from jsonschema.exceptions import best_match
+
+        validator = self._ops.get((method, path), ([], None))[1]
+        if validator is None:
+            return None
+        err = best_match(validator.iter_errors(body))
+        if err is None:
+            return None
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
+        return where or "body", _short(err.message)
+
+
+def _short(message: str, limit: int = 200) -> str:
+    line = " ".join(message.split())
+    return line if len(line) <= limit else line[:limit] + "…"

@@ -32,7 +32,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from . import api
 from .errors import BridgelawError, InputError, LawFileError
-from .openapi import MAX_BODY, document
+from .openapi import MAX_BODY, Checker, document
 from .rulinglog import RulingLog, summary
 
 __all__ = ["DEFAULT_PORT", "MAX_BODY", "DeskServer", "make_server", "serve"]
@@ -56,7 +56,7 @@ class Request:
     params: dict[str, str]
     query: dict[str, str]
     body: Any = None
-    headers: dict[str, str] = field(default_factory=dict)  # set by the route for the reply
+    reply_headers: dict[str, str] = field(default_factory=dict)  # set by the route
 
 
 class Html(bytes):
@@ -91,11 +91,12 @@ def _rule(desk: DeskServer, req: Request) -> Any:
     ruling = api.rule(req.body)
     if _bool(req, "log", True) and not ruling["questions"]:
         entry_id = desk.log.record(api.unwrap(req.body, "incident", "irregularity"), ruling)
-        req.headers["X-Bridgelaw-Log-Id"] = str(entry_id)
+        req.reply_headers["X-Bridgelaw-Log-Id"] = str(entry_id)
     return ruling
 
 
-def _log_post(desk: DeskServer, req: Request) -> Any:
+def _log_request(desk: DeskServer, req: Request) -> tuple[int | None, dict[str, Any] | None]:
+    """Check a ``POST /log`` body: (the entry id, None) or (None, the ruling on its incident). Writes nothing."""
     body = req.body
     if not isinstance(body, dict):
         raise InputError("body", "expected an object: {id, choice, note} or {incident, choice, note}")
@@ -108,11 +109,20 @@ def _log_post(desk: DeskServer, req: Request) -> Any:
         entry_id = body["id"]
         if not isinstance(entry_id, int) or isinstance(entry_id, bool) or entry_id < 1:
             raise InputError("id", f"expected the id of a logged ruling, got {entry_id!r}")
-        return desk.log.annotate(entry_id, body.get("choice"), body.get("note"))
+        return entry_id, None
     ruling = api.rule(body["incident"])
     if ruling["questions"]:
         raise InputError("incident", "the ruling still asks: " + "; ".join(q["fact"] for q in ruling["questions"]))
-    return desk.log.get(desk.log.record(body["incident"], ruling, body.get("choice"), body.get("note")))
+    return None, ruling
+
+
+def _log_post(desk: DeskServer, req: Request) -> Any:
+    entry_id, ruling = _log_request(desk, req)
+    choice, note = req.body.get("choice"), req.body.get("note")
+    if entry_id is not None:
+        return desk.log.annotate(entry_id, choice, note)
+    assert ruling is not None
+    return desk.log.get(desk.log.record(req.body["incident"], ruling, choice, note))
 
 
 def _log_get(desk: DeskServer, req: Request) -> Any:
@@ -136,7 +146,7 @@ def _code_ok(desk: DeskServer, code_id: str) -> str:
     return code_id
 
 
-ROUTES: list[tuple[str, tuple[str, ...], Handler]] = [
+ROUTES: list[tuple[str, tuple[str, ...], Handler]] = [  # (method, path, handler); a POST that writes has a DRY twin
     ("GET", (), lambda d, r: Html(d.page)),
     ("GET", ("openapi.json",), lambda d, r: d.openapi),
     ("GET", ("codes",), lambda d, r: api.codes()),
@@ -154,9 +164,10 @@ ROUTES: list[tuple[str, tuple[str, ...], Handler]] = [
     ("POST", ("auction",), lambda d, r: api.auction(r.body)),
     ("POST", ("log",), _log_post),
 ]
+DRY: dict[Handler, Handler] = {_rule: lambda d, r: api.rule(r.body), _log_post: _log_request}
 
 
-def _match(segments: list[str]) -> list[tuple[str, Handler, dict[str, str]]]:
+def _match(segments: list[str]) -> list[tuple[str, Handler, dict[str, str], str]]:
     found = []
     for method, pattern, fn in ROUTES:
         if len(pattern) != len(segments):
@@ -168,7 +179,7 @@ def _match(segments: list[str]) -> list[tuple[str, Handler, dict[str, str]]]:
             elif p != s:
                 break
         else:
-            found.append((method, fn, params))
+            found.append((method, fn, params, "/" + "/".join(pattern)))
     return found
 
 
@@ -178,6 +189,8 @@ def _match(segments: list[str]) -> list[tuple[str, Handler, dict[str, str]]]:
 class DeskServer(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
+    page: bytes
+    openapi: dict[str, Any]
 
     def __init__(self, host: str, port: int, log: RulingLog, quiet: bool = False) -> None:
         from .loader import code_ids, load_all, load_kinds
@@ -187,14 +200,15 @@ class DeskServer(ThreadingHTTPServer):
         load_all()  # load every code before the first request (and before threads share the caches)
         self.code_ids = code_ids()
         self.openapi = document(self.code_ids, list(load_kinds()[1]))
+        self.checker = Checker(self.openapi)
         self.page = PAGE.read_bytes()
         self.allowed_hosts = _allowed_hosts(host)
         super().__init__((host, port), DeskHandler)
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{'[' + str(host) + ']' if ':' in str(host) else host}:{port}/"
+        host, port = str(self.server_address[0]), self.server_address[1]
+        return f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
 
 
 def _allowed_hosts(host: str) -> frozenset[str] | None:
@@ -209,29 +223,23 @@ def _allowed_hosts(host: str) -> frozenset[str] | None:
 class DeskHandler(BaseHTTPRequestHandler):
     server: DeskServer
     protocol_version = "HTTP/1.1"
+    timeout = 60  # seconds a connection may sit idle: a stalled client does not hold a thread for ever
     server_version = "bridgelaw-desk"
-    sys_version = ""
 
-    def do_GET(self) -> None:
-        self._handle("GET")
+    def version_string(self) -> str:
+        return self.server_version
 
-    def do_HEAD(self) -> None:
-        self._handle("HEAD")
+    def __getattr__(self, name: str) -> Any:
+        """``do_GET``, ``do_POST`` … for every method: the routes say which are allowed (405 otherwise)."""
+        if name.startswith("do_"):
+            return lambda: self._handle(name[3:])
+        raise AttributeError(name)
 
-    def do_POST(self) -> None:
-        self._handle("POST")
-
-    def do_PUT(self) -> None:
-        self._handle("PUT")
-
-    def do_PATCH(self) -> None:
-        self._handle("PATCH")
-
-    def do_DELETE(self) -> None:
-        self._handle("DELETE")
-
-    def do_OPTIONS(self) -> None:
-        self._handle("OPTIONS")
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The errors http.server itself finds (a malformed request line, headers too long): JSON too."""
+        self.close_connection = True
+        body = json.dumps({"error": message or HTTPStatus(code).phrase}).encode("utf-8")
+        self._send(code, body, "application/json", {}, self.command or "GET")
 
     def log_message(self, format: str, *args: Any) -> None:
         if not self.server.quiet:
@@ -276,16 +284,30 @@ class DeskHandler(BaseHTTPRequestHandler):
         routes = _match(segments)
         if not routes:
             raise HttpError(404, f"no such resource: {parts.path}")
-        chosen = next(((fn, params) for m, fn, params in routes if m == method or (m == "GET" and method == "HEAD")),
-                      None)
+        chosen = next(((fn, params, path) for m, fn, params, path in routes
+                       if m == method or (m == "GET" and method == "HEAD")), None)
         if chosen is None:
-            allow = ", ".join(sorted({m for m, _, _ in routes} | ({"HEAD"} if any(m == "GET" for m, _, _ in routes)
-                                                                  else set())))
+            methods = {r[0] for r in routes}
+            allow = ", ".join(sorted(methods | ({"HEAD"} if "GET" in methods else set())))
             raise HttpError(405, f"method {method} not allowed here; allowed: {allow}", {"Allow": allow})
-        fn, params = chosen
+        fn, params, path = chosen
+        op_method = "GET" if method == "HEAD" else method
         req = Request(method, params, query, self._read_body() if method == "POST" else None)
+        problem = self.server.checker.parameters(op_method, path, params, query)
+        if problem:
+            raise api.NotFoundError(*problem.split(": ", 1)) if path == "/log/{id}" else HttpError(400, problem)
+        if method == "POST":
+            wrong = self.server.checker.body(op_method, path, req.body)
+            if wrong:  # the engine's own message if it has one (did you mean …), else the document's
+                try:
+                    DRY.get(fn, fn)(self.server, req)
+                except BridgelawError:
+                    raise
+                except Exception:
+                    pass
+                raise InputError(*wrong)
         data = fn(self.server, req)
-        return 200, data, req.headers
+        return 200, data, req.reply_headers
 
     def _check_host(self) -> None:
         allowed = self.server.allowed_hosts
