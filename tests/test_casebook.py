@@ -49,3 +49,11 @@ def test_every_wcny_1913_provision_has_a_ruling():
                 covered.add(t.provision)
     missing = [p.full_id for p in code.provisions if p.full_id not in covered]
     assert missing == []
+
+
+def test_every_scoring_case_is_valid_input_by_the_published_schema():
+    defs = SCORE_SCHEMA["$defs"]
+    result_v = jsonschema.Draft202012Validator({"$defs": defs, "$ref": "#/$defs/result"})
+    rubber_v = jsonschema.Draft202012Validator({"$defs": defs, "$ref": "#/$defs/rubber"})
+    for case in SCORES:
+        (rubber_v if "deals" in case.incident else result_v).validate(case.incident)
