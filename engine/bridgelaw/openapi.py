@@ -56,18 +56,6 @@ def _hoist(file: str, name: str, out: dict[str, Any]) -> dict[str, Any]:
     return hoisted
 
 
-def _three_hand(result: dict[str, Any]) -> None:
-    """What the scorer takes in three-hand that ``schema/score.schema.json`` does not yet say: the seat of the
-    dummy hand, and honours counted per player (``{S: 5}``)."""
-    props = result.setdefault("properties", {})
-    props.setdefault("dummy", {**_SEAT, "description": "three-hand: the seat of the dummy hand"})
-    honours = props.get("honours")
-    per_player = {"type": "object", "description": "three-hand: honours held by each player",
-                  "propertyNames": _SEAT, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 5}}
-    if isinstance(honours, dict) and "oneOf" in honours and per_player not in honours["oneOf"]:
-        honours["oneOf"].append(per_player)
-
-
 def _obj(props: dict[str, Any], required: list[str] | None = None, extra: bool = False) -> dict[str, Any]:
     s: dict[str, Any] = {"type": "object", "properties": props, "required": required or list(props)}
     if not extra:
@@ -88,7 +76,6 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
     _hoist("score.schema.json", "Score", s)
     for name in ("ScoreResult", "ScoreRubber"):
         s[name]["properties"]["code"] = {"type": "string", "enum": code_ids}
-    _three_hand(s["ScoreResult"])
     # a rubber's deals take their code from the rubber (as the engine and the casebook have them)
     deal = copy.deepcopy(s["ScoreResult"])
     deal["required"] = [r for r in deal["required"] if r != "code"]
