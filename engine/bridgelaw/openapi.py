@@ -22,6 +22,7 @@ MAX_BODY = 64 * 1024
 _REF = "#/components/schemas/"
 _SEAT = {"enum": ["N", "E", "S", "W"]}
 _STR_OR_NULL = {"type": ["string", "null"]}
+_MAX_ID = 2 ** 63 - 1  # SQLite's largest rowid: a larger id can name no entry
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -152,7 +153,7 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
     s["LogRequest"] = {
         "description": "with `id`: record the option chosen and the note on a logged ruling; with `incident`: "
                        "rule on it and log the ruling with them",
-        "oneOf": [_obj({"id": {"type": "integer", "minimum": 1}, "choice": choice, "note": note}, ["id"]),
+        "oneOf": [_obj({"id": {"type": "integer", "minimum": 1, "maximum": _MAX_ID}, "choice": choice, "note": note}, ["id"]),
                   _obj({"incident": _ref("Incident"), "choice": choice, "note": note}, ["incident"])]}
     return s
 
@@ -248,7 +249,7 @@ def document(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
                         body="LogRequest")},
         "/log/{id}": {"get": _op("log_entry", "one entry of the ruling log, with the whole ruling",
                                  {**_ok(_ref("LogEntry"), "the entry"), **_err(400, 404)},
-                                 [_path("id", {"type": "integer", "minimum": 1}, "the entry id")])},
+                                 [_path("id", {"type": "integer", "minimum": 1, "maximum": _MAX_ID}, "the entry id")])},
     }
     return {
         "openapi": "3.1.0",
