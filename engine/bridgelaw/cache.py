@@ -37,9 +37,14 @@ def cache_dir() -> Path | None:
     return Path(base) / "bridgelaw"
 
 
+_MODULES = [Path(__file__).with_name(n) for n in ("yamlsrc.py", "loader.py", "conditions.py", "cache.py")]
+
+
 def _stamp(paths: list[Path]) -> str:
+    """A key from the files' sizes and times — and bridgelaw's own modules', so a new version never
+    reads an old version's pickles."""
     h = hashlib.sha1(_VERSION.encode())
-    for p in paths:
+    for p in list(paths) + _MODULES:
         try:
             st = p.stat()
             h.update(f"{p}:{st.st_size}:{st.st_mtime_ns};".encode())

@@ -18,6 +18,7 @@ gave raises :class:`MissingFact`, which the referee turns into a question.
 from __future__ import annotations
 
 import operator
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Union
@@ -255,7 +256,8 @@ def _tree_cache_path() -> Any:
 
     st = grammar_path().stat()
     tag = sys.implementation.cache_tag  # code objects are tied to the Python version
-    return root / f"conditions-{tag}-{st.st_size}-{st.st_mtime_ns}.pickle"
+    me = os.stat(__file__)  # the tree's classes live here: a new version never reads an old pickle
+    return root / f"conditions-{tag}-{st.st_size}-{st.st_mtime_ns}-{me.st_size}-{me.st_mtime_ns}.pickle"
 
 
 def _tree_cache() -> dict[str, Expr]:
