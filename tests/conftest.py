@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -28,3 +29,12 @@ def fresh_codes():
     clear_cache()
     yield
     clear_cache()
+
+
+# CI runs the property tests (and schemathesis) on a fixed sequence of examples, so that a green run is
+# repeatable; locally they explore afresh each time.
+from hypothesis import settings as _hsettings  # noqa: E402
+
+_hsettings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    _hsettings.load_profile("ci")
