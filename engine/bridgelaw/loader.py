@@ -640,8 +640,7 @@ def _compile_provision(code: Code, law: Law, src: Source, key: tuple[Any, ...], 
     chooser = None
     chooser_text = spec.get("chooser", "")
     if spec.get("options"):
-        _, chooser = compile_condition(chooser_text, env, _where(src, key + ("chooser",), "chooser"), want=None)
-        ctree, _ = compile_condition(chooser_text, env, _where(src, key + ("chooser",), "chooser"), want=None)
+        ctree, chooser = compile_condition(chooser_text, env, _where(src, key + ("chooser",), "chooser"), want=None)
         from .conditions import check  # local: only for the type test
 
         ctype = check(ctree, env, _where(src, key + ("chooser",), "chooser"))

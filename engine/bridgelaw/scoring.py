@@ -232,12 +232,10 @@ class _Sheet:
 
     def law(self, rule: str) -> str:
         law = self.cite.get(rule)
-        if law is not None:
-            return law
         if law is None:
             raise InputError("code", f"{self.code.id} states no law for {rule.replace('_', ' ')} "
                              f"(parameters.yaml has no cite.{rule})")
-        return str(law)
+        return law
 
     def add(self, side: Side, column: str, points: int, reason: str, rule: str, law: str | None = None) -> None:
         if points:
@@ -490,17 +488,21 @@ def _score_auction_tricks(code: Code, sheet: _Sheet, result: Mapping[str, Any], 
         short = needed - tricks
         per = int(p["undertrick"][dbl])
         points = short * per
-        limit_note = ""
-        if "one_spade_limit" in p and contract.level == 1 and contract.strain is Strain.S and \
-                (p.get("one_spade_limit_applies_to") == "any" or _original_one_spade(code, result, contract, where)) \
-                and not (contract.doubled == 2 and p.get("one_spade_limit_unless_redoubled", True)):
-            if points > int(p["one_spade_limit"]):
-                points = int(p["one_spade_limit"])
-                limit_note = f" (limited to {points} on the dealer's original one spade)"
-            sheet.add(oside, "honour", points, f"{short} under-trick(s) at {per}{limit_note}",
-                      "one_spade_limit" if limit_note else "undertrick")
-        else:
-            sheet.add(oside, "honour", points, f"{short} under-trick(s) at {per}", "undertrick")
+        points, rule, note = _one_spade_limit(code, result, contract, points, where)
+        sheet.add(oside, "honour", points, f"{short} under-trick(s) at {per}{note}", rule)
+
+
+def _one_spade_limit(code: Code, result: Mapping[str, Any], contract: Contract, points: int,
+                     where: str) -> tuple[int, str, str]:
+    """Under-trick points after the code's one-spade limit: (points, scoring rule, a note for the reason)."""
+    p = code.params
+    if "one_spade_limit" in p and contract.level == 1 and contract.strain is Strain.S and \
+            (p.get("one_spade_limit_applies_to") == "any" or _original_one_spade(code, result, contract, where)) \
+            and not (contract.doubled == 2 and p.get("one_spade_limit_unless_redoubled", True)) \
+            and points > int(p["one_spade_limit"]):
+        limit = int(p["one_spade_limit"])
+        return limit, "one_spade_limit", f" (limited to {limit} on the dealer's original one spade)"
+    return points, "undertrick", ""
 
 
 def _original_one_spade(code: Code, result: Mapping[str, Any], contract: Contract, where: str) -> bool:
@@ -705,13 +707,8 @@ def _score_three_hand(code: Code, result: Mapping[str, Any], where: str = "") ->
                       "doubled_bonus")
     else:
         short = book + level - tricks
-        points, rule, why = short * int(p["undertrick"][dbl]), "undertrick", f"{short} under-trick(s)"
-        if "one_spade_limit" in p and contract.level == 1 and contract.strain is Strain.S and \
-                (p.get("one_spade_limit_applies_to") == "any" or _original_one_spade(code, result, contract, where)) \
-                and not (contract.doubled == 2 and p.get("one_spade_limit_unless_redoubled", True)) \
-                and points > int(p["one_spade_limit"]):
-            points, rule = int(p["one_spade_limit"]), "one_spade_limit"
-            why += f" (limited to {points} on the dealer's original one spade)"
+        points, rule, note = _one_spade_limit(code, result, contract, short * int(p["undertrick"][dbl]), where)
+        why = f"{short} under-trick(s){note}"
         for adv in adversaries:
             sheet.add(adv, "honour", points, why, rule)
     if tricks == 13:

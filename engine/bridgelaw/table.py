@@ -457,16 +457,10 @@ class Table:
         pending_call = self.state.pop("pending_call", None)
         pending_play = self.state.pop("pending_play", None)
         self.state["pending"] = None
-        kinds = {e.kind.value for e in effects}
+        # an irregular call or card that no effect disposes of is simply not made: the card stays in the
+        # hand (exposed, if a remedy says so), and the turn stays where it was (law 49 for a pass)
         for e in effects:
             self._effect(e.to_dict(), pending_call, pending_play, suit, p)
-        # an irregular call or card that no effect disposed of is not made
-        if pending_call and not kinds & {"call_stands", "amend_call", "cancel_call", "new_deal", "final_declaration"}:
-            if p["kind"] in ("pass_out_of_turn",):
-                pass  # law 49: the order of the bidding is not affected
-        if pending_play and not kinds & {"trick_stands", "new_deal"}:
-            # the card led or played out of turn goes back to the hand (exposed if a remedy said so)
-            pass
         if p["kind"] == "revoke":
             for rv in self.state["revokes"]:
                 if rv["trick"] == p.get("revoke") and rv["seat"] == p["offender"]:
@@ -493,9 +487,9 @@ class Table:
             call = Call(e["call"])
             calls = self._calls()
             for i, c in enumerate(calls):
-                who = self.dealer.after(i) if True else None
+                who = Seat(st["calls"][i][0])
                 if c.is_bid and c.strain is call.strain and (e.get("side") is None or who.side.value == e["side"]):
-                    res_decl = Seat(st["calls"][i][0])
+                    res_decl = who
                     break
             self._end_auction(call, 0, res_decl or Seat(st["calls"][-1][0]))
         elif kind == "bar":
