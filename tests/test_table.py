@@ -77,7 +77,11 @@ def legal_card(t: Table, rnd: random.Random) -> tuple[Seat, str]:
     hand = t.state["hands"][seat.value]
     cur = t.state["current"]
     follow = [c for c in hand if cur and c[0] == cur[0][1][0]]
-    return seat, rnd.choice(follow or hand)
+    legal = t.legal_cards()
+    assert legal and set(legal) <= set(follow or hand)  # never a revoke
+    if not t.state["constraints"]:
+        assert sorted(legal) == sorted(follow or hand)
+    return seat, rnd.choice(legal)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -217,3 +221,193 @@ def test_straight_bridge_irregularities_are_detected_and_ruled(code, cards, whic
     t.apply(r.options[0].id if r.options else None, suit="C")
     t.check()
     assert Table.from_json(t.to_json()).to_json() == t.to_json()
+
+
+# ---------------------------------------------------------------------------------------------- three-hand
+
+THREE_HANDED = [c for c in bridgelaw.codes() if bridgelaw.load_code(c).players == 3]
+
+
+def three_hand_legal_calls(t: Table) -> list[str]:
+    """Each bids on his own account (T4): any higher bid; a double of another player's declaration;
+    a redouble only by the player whose declaration was doubled."""
+    code, seat = t.code, t.next_caller()
+    calls = t.state["calls"]
+    bids = [(i, w, Call(x)) for i, (w, x) in enumerate(calls) if Call(x).is_bid]
+    out = ["P"] if calls else []
+    last = bids[-1][2] if bids else None
+    for lv in range(1, 8):
+        for s in code.params["trick_values"]:
+            c = Call(f"{lv}{s}")
+            if last is None or higher(code, c, last):
+                out.append(c.text)
+    if bids:
+        i, bidder, _ = bids[-1]
+        after = [x for _, x in calls[i + 1:] if x != "P"]
+        if not after and bidder != seat.value:
+            out.append("X")
+        if after == ["X"] and bidder == seat.value:
+            out.append("XX")
+    return out
+
+
+def run_three_hand_auction(t: Table, draw) -> None:
+    steps = 0
+    while t.state["phase"] == "auction":
+        steps += 1
+        choices = three_hand_legal_calls(t)
+        c = "P" if steps > 9 and choices[0] == "P" else draw(st.sampled_from(choices))
+        seat = t.next_caller()
+        assert seat.value != t.state["dummy_hand"]
+        a = t.call(seat, c)
+        assert a.legal, (a, t.state["calls"], c)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), code=st.sampled_from(THREE_HANDED), cards=st.permutations(CARDS),
+       dealer=st.sampled_from("NESW"), seed=st.integers(0, 10 ** 6))
+def test_three_hand_legal_deals_are_accepted_reseated_and_scored_per_player(data, code, cards, dealer, seed):
+    t = Table(code, dealer, pbn(list(cards)))
+    packet = Seat(dealer).partner
+    run_three_hand_auction(t, data.draw)
+    declarer = Seat(t.state["declarer"])
+    bids = [w for w, x in t.state["calls"] if Call(x).is_bid]
+    assert declarer.value == bids[-1]  # T7: the player making the final declaration plays it
+    seating = t.seating()
+    # T8: the dummy opposite the declarer, the two adversaries opposite each other; every player seated once
+    assert seating[declarer.value] == declarer.value and seating[declarer.partner.value] == "dummy"
+    assert sorted(seating.values()) == sorted([s.value for s in Seat if s is not packet] + ["dummy"])
+    # the dummy hand, wherever it now lies, is the packet dealt opposite the dealer
+    dealt = {s.value: sorted(c.text for c in cs) for s, cs in bridgelaw.scoring.parse_deal(t.state["deal"]).items()}
+    assert sorted(t.state["hands"][declarer.partner.value]) == dealt[packet.value]
+    # the round table's order of play: the player on the declarer's left (in the auction's rotation) leads
+    order = [dealer, Seat(dealer).lho.value, Seat(dealer).rho.value]
+    left = order[(order.index(declarer.value) + 1) % 3]
+    assert seating[t.state["leader"]] == left
+    rnd = random.Random(seed)
+    while t.state["phase"] == "play":
+        s, c = legal_card(t, rnd)
+        assert t.play(s, c).legal
+        t.check()
+    res = t.result()
+    assert res["dummy"] == packet.value and res["declarer"] == declarer.value
+    won = sum(1 for tr in t.state["tricks"] if Seat(tr["winner"]).side is declarer.side)
+    assert res["tricks"] == won
+    sc = t.score()
+    assert {p.value for p in sc.players} == {s.value for s in Seat if s is not packet}
+    assert Table.from_json(t.to_json()).to_json() == t.to_json()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cards=st.permutations(CARDS), seed=st.integers(0, 10 ** 6),
+       which=st.sampled_from(["bid_out_of_turn", "double_out_of_turn", "insufficient_bid", "exposed",
+                              "lead_out_of_turn", "revoke"]))
+def test_three_hand_irregularities_are_detected_ruled_applied_and_scored(cards, seed, which):
+    t = Table("wcny-1913-three-hand", "S", pbn(list(cards)))  # the dummy packet is North's; W, then E, call
+    rnd = random.Random(seed)
+    assert t.call("S", "1H").legal
+    if which == "bid_out_of_turn":
+        a = t.call("E", "2C")  # W's turn: S and W each receive 50 (T5), W keeps his right to declare
+        assert a.kind == "call_out_of_turn" and a.facts["succeeding_player"] == "S" and a.facts["third_player"] == "W"
+        t.apply()
+        assert t.next_caller().value == "W"
+        assert [(x["player"], x["points"]) for x in t.state["penalties"]] == [("S", 50), ("W", 50)]
+    elif which == "double_out_of_turn":
+        a = t.call("E", "X")  # W's turn: the double of S's declaration out of turn (T10)
+        assert a.facts["doubled_player"] == "S" and a.facts["other_player"] == "W"
+        assert {o.chooser for o in a.ruling.options} == {"S"}
+        t.apply("disallow")
+        assert [(x["player"], x["points"]) for x in t.state["penalties"]] == [("S", 100), ("W", 100)]
+    elif which == "insufficient_bid":
+        a = t.call("W", "1C")  # either other player, E or S, may demand the penalty (T4, law 50)
+        assert a.kind == "insufficient_bid" and {o.chooser for o in a.ruling.options} == {"E", "S"}
+        t.apply("penalize", by="S")
+        assert t.state["calls"][-1] == ["W", "2C"] and t.state["barred"] == {}
+    elif which == "exposed":
+        a = t.expose("E", t.state["hands"]["E"][0])  # T9: each of the offender's adversaries counts 50
+        assert a.kind == "exposed_card_in_auction"
+        assert a.facts["succeeding_player"] == "S" and a.facts["third_player"] == "W"
+    if t.state["pending"]:
+        r = t.pending()
+        # a card exposed in the auction: what turns on the declarer waits for the end of the auction
+        assert not r.questions or {q.fact for q in r.questions} == {"declarer"}
+        t.apply(r.options[0].id if r.options else None, suit="C")
+    while t.state["phase"] == "auction":
+        seat = t.next_caller()
+        ans = t.call(seat, "P")
+        assert ans.legal
+    if which == "exposed":
+        assert t.state["penalties"] and {x["player"] for x in t.state["penalties"]} == {"S", "W"}
+        if t.state["declarer"] != "E":  # T9: the declarer may call on the player on his left to lead or not
+            assert ans.ruling is not None and {o.chooser for o in ans.ruling.options} == {t.state["declarer"]}
+            t.apply("not-lead-suit")
+            assert t.state["constraints"][0]["kind"] == "forbid_lead"
+    t.check()
+    if which == "lead_out_of_turn":
+        leader = Seat(t.state["leader"])
+        a = t.play(leader.partner, t.state["hands"][leader.partner.value][0])
+        assert a.kind == "lead_out_of_turn"
+        r = a.ruling
+        t.apply(r.options[0].id if r.options else None, suit="C")
+    elif which == "revoke":
+        a = None
+        while t.state["phase"] == "play" and a is None:
+            seat = t.next_player()
+            hand = t.state["hands"][seat.value]
+            cur = t.state["current"]
+            if cur and any(c[0] == cur[0][1][0] for c in hand) and any(c[0] != cur[0][1][0] for c in hand):
+                ans = t.play(seat, next(c for c in hand if c[0] != cur[0][1][0]))
+                while ans.legal and t.state["current"]:
+                    ans = t.play(*legal_card(t, rnd))
+                a = ans
+                break
+            assert t.play(*legal_card(t, rnd)).legal
+        if a is not None:
+            assert a.kind == "revoke"
+            t.apply(a.ruling.options[0].id if a.ruling.options else None)
+    t.check()
+    while t.state["phase"] == "play":
+        if t.state["pending"]:
+            r = t.pending()
+            t.apply(r.options[0].id if r.options else None)
+            continue
+        ans = t.play(*legal_card(t, rnd))
+        if not ans.legal:
+            t.apply(ans.ruling.options[0].id if ans.ruling.options else None)
+    assert Table.from_json(t.to_json()).to_json() == t.to_json()
+    if t.state["phase"] == "done":
+        sc = t.score()
+        players = {p.value for p in sc.players}
+        assert players == {"S", "W", "E"}
+        for x in t.result().get("penalties", []):
+            assert x["side"] in players and x["law"]
+
+
+def test_a_three_hand_double_may_be_redoubled_only_by_the_player_doubled():
+    t = Table("wcny-1913-three-hand", "S")
+    assert t.call("S", "1H").legal and t.call("W", "X").legal
+    with pytest.raises(bridgelaw.InputError, match="only S"):
+        t.call("E", "XX")
+    assert t.call("E", "P").legal and t.call("S", "XX").legal
+    with pytest.raises(bridgelaw.InputError, match="dummy packet"):
+        t.call("N", "P")
+
+
+def test_the_dealer_must_declare_in_every_auction_code():
+    for code in bridgelaw.codes():
+        c = bridgelaw.load_code(code)
+        if c.game != "auction":
+            continue
+        with pytest.raises(bridgelaw.InputError, match="dealer must declare"):
+            Table(code, "E").call("E", "P")
+
+
+def test_an_auction_taken_out_of_rotation_is_reported_with_its_callers():
+    t = Table("wcny-1913", "S")
+    t.call("S", "1H")
+    a = t.call("E", "2C")  # W's turn; North-South let it stand (law 49): the bidding goes on from E
+    t.apply("stand")
+    a = t.call("S", "1S")
+    assert a.kind == "insufficient_bid" and a.facts["previous_bid"] == "2C"
+    assert t.state["pending"]["incident"]["callers"] == ["S", "E", "S"]
+    assert {o.chooser for o in a.ruling.options} == {"EW"}

@@ -199,7 +199,7 @@ def auction_run(code_id: str, dealer: str, calls: Sequence[Any]) -> tuple[dict[s
     out = {"code": t.code.id, "dealer": st["dealer"], "calls": events, "phase": st["phase"],
            "final_declaration": st["contract"], "doubled": st["doubled"], "declarer": st["declarer"],
            "dummy": Seat(st["declarer"]).partner.value if st["declarer"] else None,
-           "leader": st["leader"]}
+           "leader": st["leader"], "seating": st.get("seating") if t.three else None}
     return out, ruling, t
 
 

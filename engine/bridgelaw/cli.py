@@ -215,7 +215,7 @@ def describe_effect(e: Any) -> str:
     d = e.to_dict()
     kind = d.pop("kind")
     if kind == "score":
-        return f"{d['points']} points to {d['side']} in the {d['column']} score"
+        return f"{d['points']} points to {d.get('side') or d.get('player')} in the {d['column']} score"
     if kind == "transfer_tricks":
         return f"{d['count']} tricks transferred from {d['from']} to {d['to']}"
     if kind == "procedure":
@@ -372,7 +372,16 @@ def cmd_auction(args: argparse.Namespace) -> int:
         if not ev["legal"]:
             print()
             _print_ruling(ruling, table.code)
-    if out["declarer"]:
+    if out["declarer"] and out.get("seating"):
+        seating = out["seating"]
+        moved = next((pos for pos, who in seating.items() if who not in ("dummy", pos)), None)
+        print(f"\nfinal declaration {out['final_declaration']}"
+              + {0: "", 1: " doubled", 2: " redoubled"}.get(out["doubled"], "")
+              + f"; declarer {out['declarer']} plays his hand and the dummy's (T7)")
+        if moved:
+            print(f"T8: the dummy hand goes opposite him, to {out['dummy']}, and {seating[moved]} moves to {moved}")
+        print(f"opening lead from {out['leader']} (player {seating[out['leader']]})")
+    elif out["declarer"]:
         print(f"\nfinal declaration {out['final_declaration']}"
               + {0: "", 1: " doubled", 2: " redoubled"}.get(out["doubled"], "")
               + f"; declarer {out['declarer']}, dummy {out['dummy']}, opening lead from {out['leader']}")

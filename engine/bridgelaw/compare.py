@@ -324,7 +324,7 @@ def _describe(sig: tuple[Any, ...]) -> str:
 
     def one(e: Mapping[str, Any]) -> str:
         if e["kind"] == "score":
-            return f"score {e['points']} to {e['side']}"
+            return f"score {e['points']} to {e.get('side') or e.get('player')}"
         if e["kind"] == "transfer_tricks":
             return f"{e['count']} tricks {e['from']}->{e['to']}"
         return str(e["kind"])

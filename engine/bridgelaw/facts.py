@@ -19,7 +19,8 @@ from .errors import InputError, did_you_mean
 from .loader import Code, FactSpec, Kind, load_kinds
 from .values import MAX_CALL_LEVEL, Call, CallKind, Card, Seat, Side, Suit
 
-__all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult"]
+__all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult",
+           "callers", "caller"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Incident:
     offence_at: int | None = None
     facts: Mapping[str, Any] = field(default_factory=dict)
     has_auction: bool = False
+    callers: tuple[Seat, ...] = ()  # the seat of each call, where the auction left the rotation
 
     def __repr__(self) -> str:
         parts = [f"code={self.code!r}", f"irregularity={self.irregularity!r}"]
@@ -51,7 +53,7 @@ class Incident:
         return f"Incident({', '.join(parts)})"
 
 
-_TOP = ("code", "irregularity", "dealer", "declarer", "offender", "auction", "offence_at", "facts", "note")
+_TOP = ("code", "irregularity", "dealer", "declarer", "offender", "auction", "callers", "offence_at", "facts", "note")
 _TOP_SET = frozenset(_TOP)
 
 
@@ -80,6 +82,12 @@ def parse_incident(data: Any) -> Incident:
         if not isinstance(auction_raw, list):
             raise InputError("auction", "expected a list of calls, e.g. [1S, P, 1C]")
         calls = tuple(Call(str(c) if isinstance(c, (int, str)) else c, f"auction[{i}]") for i, c in enumerate(auction_raw))
+    who: tuple[Seat, ...] = ()
+    callers_raw = data.get("callers")
+    if callers_raw is not None:
+        if not isinstance(callers_raw, list) or len(callers_raw) != len(calls):
+            raise InputError("callers", f"expected a list of {len(calls)} seat(s), one for each call of auction")
+        who = tuple(Seat.parse(x, f"callers[{i}]") for i, x in enumerate(callers_raw))
     at = data.get("offence_at")
     if at is not None:
         if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at < max(len(calls), 1):
@@ -88,7 +96,7 @@ def parse_incident(data: Any) -> Incident:
     if type(facts) is not dict and not isinstance(facts, Mapping):
         raise InputError("facts", f"expected a mapping of fact names to values, got {facts!r}")
     return Incident(str(data["code"]), str(data["irregularity"]), seats["dealer"], seats["declarer"],
-                    seats["offender"], calls, at, dict(facts), has_auction)
+                    seats["offender"], calls, at, dict(facts), has_auction, who)
 
 
 def _coerce(name: str, spec: FactSpec, value: Any) -> Any:
@@ -166,8 +174,29 @@ class AuctionResult:
     declarer: Seat | None
 
 
-def auction_result(dealer: Seat, calls: tuple[Call, ...]) -> AuctionResult:
-    """The final declaration and declarer, when the auction is complete."""
+def callers(dealer: Seat, players: int = 4) -> tuple[Seat, ...]:
+    """The seats that call, in rotation from the dealer. Three-hand: the dummy packet lies opposite the
+    dealer (T3, note 23) and never calls, so the rotation passes over it."""
+    if players == 3:
+        return (dealer, dealer.lho, dealer.rho)
+    return (dealer, dealer.lho, dealer.partner, dealer.rho)
+
+
+def caller(dealer: Seat, i: int, players: int = 4) -> Seat:
+    """Who made call ``i`` of an auction (counting from the dealer's, 0)."""
+    if players == 3:
+        return callers(dealer, 3)[i % 3]
+    return dealer.after(i)
+
+
+def auction_result(dealer: Seat, calls: tuple[Call, ...], players: int = 4,
+                   seats: tuple[Seat, ...] = ()) -> AuctionResult:
+    """The final declaration and declarer, when the auction is complete.
+
+    Four-handed: final after three passes; the declarer is the first of the partnership to name the
+    final strain. Three-hand (T7): final when "passed by both of the others"; the player who made it
+    plays it (no partners in the auction, T4). ``seats``: who made each call, where not the rotation.
+    """
     last_bid_i = None
     for i, c in enumerate(calls):
         if c.is_bid:
@@ -181,16 +210,25 @@ def auction_result(dealer: Seat, calls: tuple[Call, ...]) -> AuctionResult:
             doubled = 1
         elif c.kind is CallKind.REDOUBLE:
             doubled = 2
-    complete = len(after) >= 3 and all(c.kind is CallKind.PASS for c in after[-3:])
+    need = players - 1
+    complete = len(after) >= need and all(c.kind is CallKind.PASS for c in after[-need:])
     final = calls[last_bid_i]
-    bidder = dealer.after(last_bid_i)
+    bidder = seats[last_bid_i] if seats else caller(dealer, last_bid_i, players)
     declarer = None
-    for i, c in enumerate(calls):
-        seat = dealer.after(i)
-        if c.is_bid and c.strain is final.strain and seat.side is bidder.side:
-            declarer = seat
-            break
+    if players == 3:
+        declarer = bidder
+    else:
+        for i, c in enumerate(calls):
+            seat = seats[i] if seats else dealer.after(i)
+            if c.is_bid and c.strain is final.strain and seat.side is bidder.side:
+                declarer = seat
+                break
     return AuctionResult(complete, final, doubled, declarer if complete else None)
+
+
+def _adverse(a: Seat, b: Seat, players: int) -> bool:
+    """Are ``a`` and ``b`` adversaries in the auction? Three-hand: every other player is (T1, T4)."""
+    return a is not b if players == 3 else a.side is not b.side
 
 
 _IN_ROTATION = {"insufficient_bid", "impossible_bid", "call_while_barred", "double_of_partner",
@@ -284,20 +322,34 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
     dealer = inc.dealer
     assert dealer is not None
     calls = inc.auction
+    n = code.players
+    order = callers(dealer, n)
+
+    def who(i: int) -> Seat:
+        if not inc.callers:
+            return caller(dealer, i, n)
+        if i < len(inc.callers):
+            return inc.callers[i]
+        return order[(order.index(inc.callers[-1]) + 1 + i - len(inc.callers)) % n]
+    if n == 3 and dealer.partner in (f.get("offender"), f.get("declarer")):
+        raise InputError("offender" if f.get("offender") is dealer.partner else "declarer",
+                         f"{dealer.partner.value} is the dummy packet in three-hand (opposite the dealer "
+                         f"{dealer.value}): no player sits there")
     if kind_id in _IN_ROTATION:
         if not calls:
             raise InputError("auction", f"is empty; for {kind_id} it must end with (or contain, see offence_at) "
                              "the offending call")
         at = inc.offence_at if inc.offence_at is not None else len(calls) - 1
         call = calls[at]
-        seat = dealer.after(at)
+        seat = who(at)
         if f.get("offender") is not None and f["offender"] is not seat:
             raise InputError("offender", f"{f['offender'].value} does not match the auction: auction[{at}] "
-                             f"({call.text}) was made by {seat.value}, counting from the dealer {dealer.value}")
+                             f"({call.text}) was made by {seat.value}, "
+                             + ("as callers says" if inc.callers else f"counting from the dealer {dealer.value}"))
         f["offender"] = seat
         f["call"] = call
         later = calls[at + 1:]
-        f.setdefault("condoned", any(dealer.after(at + 1 + j).side is not seat.side for j in range(len(later))))
+        f.setdefault("condoned", any(_adverse(who(at + 1 + j), seat, n) for j in range(len(later))))
         before = calls[:at]
         prev_i = max((i for i, c in enumerate(before) if c.is_bid), default=None)
         if kind_id in ("insufficient_bid", "impossible_bid"):
@@ -318,7 +370,7 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
                 f["requisite_call"] = req
             assert call.strain is not None
             f["seven_call"] = Call(f"7{call.strain.value}")
-            innocent = [c for i, c in enumerate(before) if c.is_bid and dealer.after(i).side is not seat.side]
+            innocent = [c for i, c in enumerate(before) if c.is_bid and _adverse(who(i), seat, n)]
             f["innocent_side_has_bid"] = bool(innocent)
             if innocent:
                 f["innocent_last_bid"] = innocent[-1]
@@ -333,12 +385,16 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
         if kind_id == "call_out_of_turn" and isinstance(f.get("call"), Call) and f["call"].kind is CallKind.PASS:
             notes.append("A pass out of turn is ruled under the pass-out-of-turn provisions.")
             kind_id = "pass_out_of_turn"
-        turn = dealer.after(len(calls))
+        turn = who(len(calls))
         f["turn"] = turn
         if f.get("offender") is not None and f["offender"] is turn:
             raise InputError("offender", f"it was {turn.value}'s turn after {len(calls)} call(s) from dealer "
                              f"{dealer.value}: that call was in turn")
-    result = auction_result(dealer, calls)
+    if n == 3 and f.get("offender") is not None:
+        upto = (inc.offence_at if inc.offence_at is not None else len(calls) - 1) if kind_id in _IN_ROTATION \
+            else len(calls)
+        _three_hand_players(dealer, calls[:upto], kind_id, f, tuple(who(i) for i in range(upto)))
+    result = auction_result(dealer, calls, n, tuple(who(i) for i in range(len(calls))) if inc.callers else ())
     if result.complete and result.declarer is not None:
         if f.get("declarer") is not None and f["declarer"] is not result.declarer:
             raise InputError("declarer", f"{f['declarer'].value} does not match the auction: the declarer of "
@@ -347,3 +403,29 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
         f.setdefault("contract", result.contract)
     return kind_id
 
+
+
+def _three_hand_players(dealer: Seat, calls: tuple[Call, ...], kind_id: str, f: dict[str, Any],
+                        seats: tuple[Seat, ...]) -> None:
+    """Three-hand: the other two players of an offender, named from the calls before the offence."""
+    order = callers(dealer, 3)
+    offender: Seat = f["offender"]
+    succeeding = order[(order.index(offender) + 1) % 3]
+    third = next(s for s in order if s is not offender and s is not succeeding)
+    f.setdefault("succeeding_player", succeeding)
+    f.setdefault("third_player", third)
+    bids = [(seats[i], c) for i, c in enumerate(calls) if c.is_bid]
+    if kind_id == "impossible_bid":
+        for who, name in ((succeeding, "succeeding_player"), (third, "third_player")):
+            own = [c for s, c in bids if s is who]
+            f.setdefault(f"{name}_has_bid", bool(own))
+            if own:
+                f.setdefault(f"{name}_last_bid", own[-1])
+    if kind_id in ("call_out_of_turn", "double_out_of_turn") and bids:
+        call = f.get("call")
+        if isinstance(call, Call) and call.kind is CallKind.DOUBLE:
+            doubled = bids[-1][0]
+            f.setdefault("doubled_player", doubled)
+            other = next((s for s in order if s is not offender and s is not doubled), None)
+            if other is not None:
+                f.setdefault("other_player", other)

@@ -40,7 +40,7 @@ _LIT = "literal"
 _ENUM_LITERALS = {"side": ("NS", "EW"), "seat": ("N", "E", "S", "W"), "suit": ("C", "D", "H", "S")}
 EFFECT_FIELDS: dict[EffectKind, dict[str, tuple[Type | str, bool]]] = {
     EffectKind.NEW_DEAL: {"dealer": (Type("str", ("same", "next")), False)},
-    EffectKind.SCORE: {"side": (SIDE, True), "column": (Type("str", ("trick", "honour")), True), "points": (INT, True)},
+    EffectKind.SCORE: {"side": (SIDE, False), "player": (SEAT, False), "column": (Type("str", ("trick", "honour")), True), "points": (INT, True)},
     EffectKind.NO_TRICK_SCORE: {"side": (SIDE, True)},
     EffectKind.TRANSFER_TRICKS: {"count": (INT, True), "from": (SIDE, True), "to": (SIDE, True)},
     EffectKind.BAR: {"seat": (SEAT, True), "until": (Type("str", ("adverse_call", "end_of_auction")), True)},
@@ -707,5 +707,8 @@ def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], 
     for name, (_, required) in allowed.items():
         if required and name not in spec:
             raise src.error(key, f"effect {kind.value!r} needs field {name!r}")
+    if kind is EffectKind.SCORE and ("side" in spec) == ("player" in spec):
+        raise src.error(key, "effect 'score' needs one of side (a partnership) or player (three-hand: a player "
+                        "scoring for himself), not both")
     return EffectSpec(kind, tuple(fields))
 

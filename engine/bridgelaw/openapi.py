@@ -123,7 +123,10 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
                            ["seat", "call", "legal"])),
         "phase": {"type": "string"}, "final_declaration": _STR_OR_NULL, "doubled": {"type": "integer"},
         "declarer": {"enum": ["N", "E", "S", "W", None]}, "dummy": {"enum": ["N", "E", "S", "W", None]},
-        "leader": {"enum": ["N", "E", "S", "W", None]}})
+        "leader": {"enum": ["N", "E", "S", "W", None]},
+        "seating": {"type": ["object", "null"], "description": "three-hand, once the declaration is final (T8): "
+                    "position -> the player who sits there (his seat in the auction) or \"dummy\"",
+                    "additionalProperties": {"enum": ["N", "E", "S", "W", "dummy"]}}})
     s["Diff"] = _obj({
         "a": {"type": "string"}, "b": {"type": "string"}, "topic": _STR_OR_NULL,
         "laws": _arr(_obj({"a": _STR_OR_NULL, "b": _STR_OR_NULL, "how": {"type": "string"},

@@ -78,14 +78,14 @@ def replay(record: Mapping[str, Any] | PbnRecord, code: str | None = None) -> di
         while i < len(events) and "answer" in events[i]:
             r = t.answer(**events[i]["answer"])
             i += 1
-        choice = None
+        choice = by = None
         if i < len(events) and "apply" in events[i]:
-            choice = events[i]["apply"]
+            choice, by = events[i]["apply"], events[i].get("by")
             i += 1
         elif r is not None and r.options:
             choice = r.options[0].id
             log.append({"note": f"{where}: no choice recorded; took the first option, {choice}"})
-        applied = t.apply(choice)
+        applied = t.apply(choice, by=by)
         log.append({"applied": choice or "effects", "irregularity": applied.irregularity})
         pending = None
 
@@ -146,7 +146,7 @@ def replay(record: Mapping[str, Any] | PbnRecord, code: str | None = None) -> di
             raise InputError(where, f"{e.field}: {e.message}") from None
     out: dict[str, Any] = {"code": t.code.id, "events": log, "mismatches": mismatches, "phase": t.state["phase"],
                            "contract": t.state["contract"], "declarer": t.state["declarer"],
-                           "state": t.state}
+                           "seating": t.seating(), "state": t.state}
     if t.state["phase"] == "done":
         try:
             out["score"] = t.score().to_dict()

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .errors import InputError
-from .facts import auction_result, higher
+from .facts import auction_result, callers, higher
 from .loader import Code, load_code
 from .referee import rule
 from .scoring import Score, parse_deal, score
@@ -45,7 +45,7 @@ class Answer:
 
     def __repr__(self) -> str:
         if self.legal:
-            return "Answer(legal=True)"
+            return "Answer(legal=True)" if self.ruling is None else f"Answer(legal=True, kind={self.kind!r}, ruling due)"
         return f"Answer(legal=False, kind={self.kind!r}, facts={dict(self.facts)!r})"
 
 
@@ -62,6 +62,7 @@ class Table:
         self.code = code if isinstance(code, Code) else load_code(code)
         self.detect = detect  # False: record calls and cards without refereeing (the benchmark's baseline)
         dealer_seat = Seat.parse(dealer, "dealer")
+        self.three = self.code.players == 3
         self.state: dict[str, Any] = {
             "code": self.code.id, "dealer": dealer_seat.value, "deal": deal,
             "hands": None, "phase": "auction",
@@ -79,6 +80,11 @@ class Table:
             "pending": None,        # {"kind", "facts", "incident", "ruling"}
             "log": [],
         }
+        if self.three:
+            # T3, note 23: the dummy packet lies opposite the dealer; T8: after the final declaration the
+            # table is reseated (``seating``: position -> the player who sits there, or "dummy")
+            self.state["dummy_hand"] = dealer_seat.partner.value
+            self.state["seating"] = None
         if deal is not None:
             hands = parse_deal(deal)
             self.state["hands"] = {s.value: [c.text for c in cards] for s, cards in hands.items()}
@@ -101,7 +107,32 @@ class Table:
         calls = self.state["calls"]
         if not calls:
             return self.dealer
+        if self.three:
+            order = callers(self.dealer, 3)
+            return order[(order.index(Seat(calls[-1][0])) + 1) % 3]
         return Seat(calls[-1][0]).lho
+
+    def _adverse(self, a: Seat, b: Seat) -> bool:
+        """Adversaries in the auction: the other partnership; in three-hand every other player (T1, T4)."""
+        return a is not b if self.three else a.side is not b.side
+
+    def seating(self) -> dict[str, str]:
+        """Three-hand, after the final declaration: position -> the player sitting there (his seat in the
+        auction) or "dummy" (T8: the adversaries sit opposite each other, the dummy opposite the declarer).
+        Four-handed, and before the final declaration: each seat its own player."""
+        if self.three and self.state.get("seating"):
+            return dict(self.state["seating"])
+        return {s.value: s.value for s in Seat}
+
+    def _auction_record(self, extra: list[list[str]] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+        """The calls so far (and ``extra`` [seat, call] pairs) as an incident's auction; with ``callers``
+        where a call out of turn allowed to stand took the auction out of its rotation."""
+        pairs = self.state["calls"] + list(extra)
+        out: dict[str, Any] = {"auction": [c for _, c in pairs]}
+        order = callers(self.dealer, self.code.players)
+        if any(w != order[i % len(order)].value for i, (w, _) in enumerate(pairs)):
+            out["callers"] = [w for w, _ in pairs]
+        return out
 
     def _ruled(self, kind: str, offender: Seat, facts: dict[str, Any], **extra: Any) -> Answer:
         incident: dict[str, Any] = {"code": self.code.id, "irregularity": kind, "dealer": self.state["dealer"],
@@ -139,6 +170,8 @@ class Table:
         if self.state["phase"] not in ("auction", "doubling"):
             raise InputError("call", f"the auction is over (phase {self.state['phase']})")
         s = Seat.parse(seat, "seat")
+        if self.three and s.value == self.state["dummy_hand"]:
+            raise InputError("seat", f"{s.value} is the dummy packet in three-hand (T3): no player sits there")
         if self.straight:
             return self._straight_call(s, call)
         c = call if isinstance(call, Call) else Call(call, "call")
@@ -149,8 +182,14 @@ class Table:
         if s is not turn:
             kind = "pass_out_of_turn" if c.kind is CallKind.PASS else "call_out_of_turn"
             facts = {} if kind == "pass_out_of_turn" else {"call": c.text}
+            if self.three and kind == "call_out_of_turn":
+                facts["succeeding_player_called"] = False  # detected at once: nobody has called over it
             self.state["pending_call"] = [s.value, c.text]
-            return self._ruled(kind, s, facts, auction=[x for _, x in self.state["calls"]])
+            return self._ruled(kind, s, facts, **self._auction_record())
+        if not self.state["calls"] and c.kind is not CallKind.BID and self.code.params.get("dealer_must_declare"):
+            law = self.code.params.get("cite", {}).get("dealer_must_declare", "")
+            raise InputError("call", f"the dealer must declare to win at least one odd trick (law {law}): "
+                             f"{c.text} is not open to him; bid, e.g. 1S")
         barred = self.state["barred"].get(s.value)
         if barred and c.kind is not CallKind.PASS:
             return self._in_turn_irregularity("call_while_barred", s, c)
@@ -164,7 +203,14 @@ class Table:
             if kind:
                 return self._in_turn_irregularity(kind, s, c)
         self._record_call(s, c)
-        return Answer(True)
+        return self._due() if self.state["pending"] else _LEGAL
+
+    def _due(self) -> Answer:
+        """A ruling deferred until the declarer was known, now due (the call was legal; apply the ruling)."""
+        p = self.state["pending"]
+        r = rule(p["incident"])
+        return Answer(True, r.irregularity, p["facts"], r, note="a ruling deferred until the declarer was known "
+                      "is now due: apply it before the play")
 
     def _double_problem(self, s: Seat, c: Call) -> str | None:
         seq = [(Seat(x), Call(y)) for x, y in self.state["calls"]]
@@ -173,6 +219,17 @@ class Table:
             return "extra_redouble"
         bidder = seq[last_bid_i][0]
         after = [(who, x) for who, x in seq[last_bid_i + 1:] if x.kind is not CallKind.PASS]
+        if self.three:
+            # each bids on his own account (T4): a player doubles another's declaration and only the
+            # player whose declaration was doubled may redouble; the laws name no penalty otherwise
+            if c.kind is CallKind.DOUBLE and bidder is s:
+                raise InputError("call", f"{s.value} cannot double his own declaration (three-hand, T4)")
+            if c.kind is CallKind.REDOUBLE and after and after[-1][1].kind is CallKind.DOUBLE and bidder is not s:
+                raise InputError("call", f"only {bidder.value}, whose declaration was doubled, may redouble "
+                                 "(three-hand, T4)")
+            if c.kind is CallKind.DOUBLE:
+                return "extra_redouble" if after else None
+            return None if after and after[-1][1].kind is CallKind.DOUBLE else "extra_redouble"
         if c.kind is CallKind.DOUBLE:
             if bidder.side is s.side:
                 return "double_of_partner"
@@ -187,28 +244,66 @@ class Table:
         return None
 
     def _in_turn_irregularity(self, kind: str, s: Seat, c: Call) -> Answer:
-        auction = [x for _, x in self.state["calls"]] + [c.text]
         self.state["pending_call"] = [s.value, c.text]
-        return self._ruled(kind, s, {}, auction=auction)
+        return self._ruled(kind, s, {}, **self._auction_record([[s.value, c.text]]))
 
     def _record_call(self, s: Seat, c: Call) -> None:
         self.state["calls"].append([s.value, c.text])
         # a bar "until an adverse call" ends when an adversary of the barred player bids or doubles
         if c.kind in (CallKind.BID, CallKind.DOUBLE):
             for seat, until in list(self.state["barred"].items()):
-                if until == "adverse_call" and Seat(seat).side is not s.side:
+                if until == "adverse_call" and self._adverse(Seat(seat), s):
                     del self.state["barred"][seat]
-        res = auction_result(self.dealer, self._calls())
         calls = self._calls()
+        res = auction_result(self.dealer, calls, self.code.players, tuple(Seat(w) for w, _ in self.state["calls"]))
         if res.complete:
             self._end_auction(res.contract, res.doubled, res.declarer)
-        elif len(calls) == 4 and all(x.kind is CallKind.PASS for x in calls):
+        elif len(calls) == self.code.players and all(x.kind is CallKind.PASS for x in calls):
             self.state["phase"] = "passed_out"
 
     def _end_auction(self, contract: Call | None, doubled: int, declarer: Seat | None) -> None:
         assert contract is not None and declarer is not None
         self.state.update(contract=contract.text, doubled=doubled, declarer=declarer.value, phase="play",
                           leader=declarer.lho.value, barred={})
+        if self.three:
+            self._reseat(declarer)
+        if self.state.get("deferred"):
+            p = self.state["deferred"].pop(0)
+            if not self.state["deferred"]:
+                del self.state["deferred"]
+            inc = p["incident"]
+            inc["declarer"] = declarer.value
+            if self.three:  # the offender may have moved (T8): rule on the seat he now plays from
+                where = {who: pos for pos, who in self.state["seating"].items()}
+                inc["offender"] = p["offender"] = where.get(inc["offender"], inc["offender"])
+            r = rule(inc)
+            if r.options or r.questions or any(e.to_dict() not in p["done"] for e in r.effects):
+                self.state["pending"] = p  # else the law gave nothing more once the declarer was known
+
+    def _reseat(self, declarer: Seat) -> None:
+        """T8: the dummy opposite the declarer, the two adversaries opposite each other. The declarer keeps
+        his seat; the player opposite him moves to the dummy packet's place and the dummy hand to his. The
+        order of play is the round table's: declarer, the player on his left, dummy, the player on his right."""
+        st = self.state
+        packet = st["dummy_hand"]
+        opposite = declarer.partner.value
+        seating = {s.value: s.value for s in Seat}
+        seating[packet] = opposite if opposite != packet else "dummy"
+        seating[opposite] = "dummy"
+        st["seating"] = seating
+        if opposite != packet:
+            for key in ("hands", "original", "exposed"):
+                m = st.get(key)
+                if m:
+                    a, b = m.get(opposite), m.get(packet)
+                    m.pop(opposite, None)
+                    m.pop(packet, None)
+                    if a is not None:
+                        m[packet] = a
+                    if b is not None:
+                        m[opposite] = b
+            for con in st["constraints"]:
+                con["seat"] = {opposite: packet, packet: opposite}.get(con["seat"], con["seat"])
 
     # ------------------------------------------------------------------ straight bridge
 
@@ -314,16 +409,12 @@ class Table:
                                                            "trick": trick_no, "accepted": False})
             position = "fourth_before_second" if s is expected.lho and len(cur) == 1 else "leads_before_partner_played"
             return self._ruled("premature_play", s, {"trick": trick_no, "position": position})
-        # obligations from earlier penalties
-        for con in st["constraints"]:
-            if con["seat"] != sv:
-                continue
-            if con["kind"] == "forbid_lead" and not cur and ct[0] == con.get("suit"):
-                if hands is None or any(x[0] != con["suit"] for x in hands[sv]):
-                    raise InputError("card", f"{sv} may not lead {con['suit']} (a penalty): lead another suit")
-            if con["kind"] == "call_lead" and not cur and con.get("suit") and ct[0] != con["suit"]:
-                if hands is None or any(x[0] == con["suit"] for x in hands[sv]):
-                    raise InputError("card", f"{sv} must lead {con['suit']} (a called lead)")
+        # obligations from earlier penalties: a called or forbidden lead, a called card, highest or lowest,
+        # win or lose the trick
+        if st["constraints"] and hands is not None:
+            allowed, why = self._obliged(sv, hands[sv], cur)
+            if allowed is not None and ct not in allowed:
+                raise InputError("card", f"{sv} {why}: play {' or '.join(allowed)}")
         revoke = False
         if cur and hands is not None:
             led = cur[0][1][0]
@@ -337,6 +428,106 @@ class Table:
             if st["revokes"]:
                 return self._established_revokes()
         return _LEGAL
+
+    def _obliged(self, sv: str, hand: list[str], cur: list[list[str]]) -> tuple[list[str] | None, str]:
+        """The cards the penalties in force leave ``sv`` (None: no obligation), and the obligation in words.
+        Each yields where the hand cannot meet it, and none makes a player revoke."""
+        cons = [c for c in self.state["constraints"] if c["seat"] == sv]
+        if not cons:
+            return None, ""
+        allowed = list(hand)
+        why: list[str] = []
+        led = cur[0][1][0] if cur else None
+        follow = [c for c in hand if c[0] == led] if led else []
+        playable = follow or hand
+        for con in cons:
+            k, suit = con["kind"], con.get("suit")
+            if not cur and k == "forbid_lead" and suit:
+                rest = [c for c in allowed if c[0] != suit]
+                if rest:
+                    allowed, _ = rest, why.append(f"may not lead {suit} (a penalty)")
+            elif not cur and k == "call_lead" and suit:
+                of = [c for c in allowed if c[0] == suit]
+                if of:
+                    allowed, _ = of, why.append(f"must lead {suit} (a called lead)")
+            elif k == "play_card" and con.get("card") in hand and con["card"] in playable:
+                allowed, _ = [con["card"]], why.append(f"must play {con['card']} (a called card)")
+            elif cur and k in ("play_highest", "play_lowest") and follow:
+                pick = (max if k == "play_highest" else min)(follow, key=lambda c: _RANK_INDEX[c[1]])
+                allowed, _ = [pick], why.append(f"must play his {k[5:]} card of the suit led (a penalty)")
+            elif cur and k in ("win_trick", "lose_trick"):
+                wins = [c for c in playable if self._would_win(cur, c)]
+                want = wins if k == "win_trick" else [c for c in playable if c not in wins]
+                if want:
+                    allowed, _ = [c for c in allowed if c in want] or want, why.append(
+                        f"must {k[:-6]} the trick if he can (a penalty)")
+        return allowed, "; ".join(why)
+
+    def _would_win(self, cur: list[list[str]], card: str) -> bool:
+        trump, led = self._trump(), cur[0][1][0]
+
+        def strength(c: str) -> tuple[int, int]:
+            return (2 if c[0] == trump else 1 if c[0] == led else 0, _RANK_INDEX[c[1]])
+
+        return strength(card) > max(strength(c) for _, c in cur)
+
+    def legal_cards(self) -> list[str]:
+        """The cards the player to play may play without revoking or breaking a penalty in force (the
+        declarer plays the dummy's as the dummy's seat); empty where the table does not hold the hands."""
+        st = self.state
+        if st["phase"] != "play" or st["hands"] is None or st["pending"]:
+            return []
+        sv = self.next_player().value
+        hand, cur = st["hands"][sv], st["current"]
+        led = cur[0][1][0] if cur else None
+        follow = [c for c in hand if c[0] == led] if led else []
+        allowed, _ = self._obliged(sv, hand, cur)
+        return [c for c in (follow or hand) if allowed is None or c in allowed] or list(allowed or follow or hand)
+
+    def legal_calls(self) -> list[str]:
+        """The calls open to the player whose turn it is: a pass, every sufficient bid, a double or redouble
+        within the limits (straight bridge: the trump declarations or a pass, then X and P)."""
+        st = self.state
+        if st["phase"] != "auction" or st["pending"]:
+            return []
+        if self.straight:
+            step = st["straight"]["step"]
+            if step == "declare":
+                return ["P"] + list(self.code.params["trick_values"])
+            if step == "partner":
+                return list(self.code.params["trick_values"])
+            limit = self.code.params.get("doubling_limit")
+            value = int(self.code.params["trick_values"][st["contract"]])
+            return ["P"] + ([] if isinstance(limit, int) and value * st["doubled"] >= limit else ["X"])
+        seat = self.next_caller()
+        calls = self._calls()
+        out = [] if not calls and self.code.params.get("dealer_must_declare") else ["P"]
+        if st["barred"].get(seat.value):
+            return out
+        last = next((x for x in reversed(calls) if x.is_bid), None)
+        for level in range(1, int(self.code.params.get("max_level", 7)) + 1):
+            for strain in self.code.params["trick_values"]:
+                c = Call(f"{level}{strain}")
+                if last is None or higher(self.code, c, last):
+                    out.append(c.text)
+        for x in ("X", "XX"):
+            try:
+                if last is not None and self._double_problem(seat, Call(x)) is None:
+                    out.append(x)
+            except InputError:
+                pass
+        return out
+
+    def call_card(self, seat: str | Seat, card: str | Card) -> None:
+        """An adversary calls ``seat``'s exposed card: he must play it the next time he plays, if he can
+        without revoking (an exposed card is "subject to call")."""
+        self._refuse_while_pending()
+        s = Seat.parse(seat, "seat")
+        c = Card(card, "card") if not isinstance(card, Card) else card
+        if c.text not in self.state["exposed"].get(s.value, []):
+            raise InputError("card", f"{c.text} is not an exposed card of {s.value}'s; exposed: "
+                             + (", ".join(self.state["exposed"].get(s.value, [])) or "none"))
+        self.state["constraints"].append({"kind": "play_card", "seat": s.value, "card": c.text})
 
     def _lay(self, sv: str | Seat, ct: str | Card) -> None:
         st = self.state
@@ -393,7 +584,13 @@ class Table:
             raise InputError("card", f"{s.value} does not hold {c.text}")
         phase = self.state["phase"]
         if phase in ("auction", "doubling"):
-            return self._ruled("exposed_card_in_auction", s, {"card": c.text},
+            facts: dict[str, Any] = {"card": c.text}
+            if self.three:
+                order = callers(self.dealer, 3)
+                nxt = order[(order.index(s) + 1) % 3]
+                facts.update(succeeding_player=nxt.value,
+                             third_player=next(x for x in order if x is not s and x is not nxt).value)
+            return self._ruled("exposed_card_in_auction", s, facts,
                                **({"declarer": self.state["declarer"]} if self.state["declarer"] else {}))
         if phase != "play":
             raise InputError("card", f"no card can be exposed now (phase {phase})")
@@ -436,12 +633,18 @@ class Table:
 
     # ------------------------------------------------------------------ remedies
 
-    def apply(self, option: str | Option | None = None, suit: str | None = None) -> Ruling:
-        """Carry out the pending ruling: its automatic effects and the chosen option (by id)."""
+    def apply(self, option: str | Option | None = None, suit: str | None = None, by: str | None = None,
+              card: str | None = None) -> Ruling:
+        """Carry out the pending ruling: its automatic effects and the chosen option (by id; ``by`` names the
+        chooser where two players may each choose, as in three-hand law 50; ``suit`` and ``card`` name a suit
+        called or forbidden, or a card called, where the chooser names it)."""
         p = self.state["pending"]
         if not p:
             raise InputError("option", "no ruling is waiting")
         r = rule(p["incident"])
+        if r.questions and option is None and self.state["phase"] == "auction" \
+                and all(q.fact == "declarer" for q in r.questions):
+            return self._defer(r, p)
         if r.questions:
             raise InputError("option", "the ruling still asks: " + "; ".join(q.ask for q in r.questions))
         chosen: Option | None = None
@@ -450,17 +653,25 @@ class Table:
             ids = [o.id for o in r.options]
             if oid not in ids:
                 raise InputError("option", f"choose one of {', '.join(ids)}; got {oid!r}")
-            chosen = next(o for o in r.options if o.id == oid)
+            chosen = next((o for o in r.options if o.id == oid and (by is None or o.chooser == by)), None)
+            if chosen is None:
+                raise InputError("by", f"{oid!r} is chosen by {', '.join(sorted({o.chooser for o in r.options if o.id == oid}))}"
+                                 f"; got {by!r}")
         elif option is not None:
             raise InputError("option", "this ruling has no options")
         effects = list(r.effects) + (list(chosen.effects) if chosen else [])
+        for done in p.get("done", ()):  # a deferred ruling's effects carried out in the auction
+            same = next((e for e in effects if e.to_dict() == done), None)
+            if same is not None:
+                effects.remove(same)
         pending_call = self.state.pop("pending_call", None)
         pending_play = self.state.pop("pending_play", None)
         self.state["pending"] = None
         # an irregular call or card that no effect disposes of is simply not made: the card stays in the
         # hand (exposed, if a remedy says so), and the turn stays where it was (law 49 for a pass)
+        law = chosen.law if chosen and chosen.law else (r.laws[0].number if r.laws else "")
         for e in effects:
-            self._effect(e.to_dict(), pending_call, pending_play, suit, p)
+            self._effect(e.to_dict(), pending_call, pending_play, suit, p, law, card)
         if p["kind"] == "revoke":
             for rv in self.state["revokes"]:
                 if rv["trick"] == p.get("revoke") and rv["seat"] == p["offender"]:
@@ -468,8 +679,22 @@ class Table:
         self.state["log"][-1]["applied"] = chosen.id if chosen else "effects"
         return r
 
+    def _defer(self, r: Ruling, p: dict[str, Any]) -> Ruling:
+        """An irregularity in the auction whose remedy turns on who becomes the declarer (a card exposed
+        in the auction, law 65): carry out now what the law already gives, and rule the rest when the
+        auction ends (the call that ends it answers with the ruling due)."""
+        st = self.state
+        st["pending"] = None
+        st.pop("pending_call", None)
+        law = r.laws[0].number if r.laws else ""
+        for e in r.effects:
+            self._effect(e.to_dict(), None, None, None, p, law)
+        st.setdefault("deferred", []).append({**p, "done": [e.to_dict() for e in r.effects]})
+        st["log"][-1]["applied"] = "deferred until the declarer is known"
+        return r
+
     def _effect(self, e: dict[str, Any], pending_call: list[str] | None, pending_play: list[str] | None,
-                suit: str | None, p: Mapping[str, Any]) -> None:
+                suit: str | None, p: Mapping[str, Any], law: str = "", card: str | None = None) -> None:
         kind = e["kind"]
         st = self.state
         if kind == "new_deal":
@@ -486,9 +711,12 @@ class Table:
             res_decl = None
             call = Call(e["call"])
             calls = self._calls()
+            if self.three:  # T7: the player who made the final declaration plays it
+                res_decl = next((Seat(w) for w, x in reversed(st["calls"]) if x == call.text), None)
             for i, c in enumerate(calls):
                 who = Seat(st["calls"][i][0])
-                if c.is_bid and c.strain is call.strain and (e.get("side") is None or who.side.value == e["side"]):
+                if res_decl is None and c.is_bid and c.strain is call.strain \
+                        and (e.get("side") is None or who.side.value == e["side"]):
                     res_decl = who
                     break
             self._end_auction(call, 0, res_decl or Seat(st["calls"][-1][0]))
@@ -503,6 +731,10 @@ class Table:
                                       "suit": e.get("suit") or suit})
         elif kind in ("play_highest", "play_lowest", "win_trick", "lose_trick"):
             st["constraints"].append({"kind": kind, "seat": e["seat"]})
+        elif kind == "play_card" and e.get("must", True):
+            called = e.get("card") or card or (pending_play[1] if pending_play else None)
+            if called:
+                st["constraints"].append({"kind": kind, "seat": e["seat"], "card": called})
         elif kind == "trick_stands" and pending_play:
             s, c = Seat(pending_play[0]), Card(pending_play[1])
             st["leader"] = s.value if not st["current"] else st["leader"]
@@ -510,8 +742,10 @@ class Table:
             if len(st["current"]) == 4:
                 self._quit_trick()
         elif kind == "score":
-            st["penalties"].append({"side": e["side"], "column": e["column"], "points": e["points"],
-                                    "law": p["incident"].get("irregularity", "")})
+            st["penalties"].append({**({"player": e["player"]} if "player" in e else {"side": e["side"]}),
+                                    "column": e["column"], "points": e["points"], "cite": law,
+                                    "law": p["incident"].get("irregularity", ""),
+                                    "phase": "auction" if st["phase"] in ("auction", "new_deal", "passed_out") else "play"})
 
     def _straight_stands(self, pending_call: list[str]) -> None:
         s, text = Seat(pending_call[0]), pending_call[1]
@@ -535,6 +769,8 @@ class Table:
         else:
             contract = st["contract"] + {0: "", 1: "X", 2: "XX"}[st["doubled"]]
         res: dict[str, Any] = {"code": self.code.id, "declarer": declarer.value, "contract": contract, "tricks": won}
+        if self.three:
+            return self._three_hand_result(res)
         if not self.straight and st["contract"] == "1S" and declarer is self.dealer and st["calls"] \
                 and st["calls"][0] == [self.dealer.value, "1S"] and "one_spade_limit" in self.code.params:
             res["original_one_spade"] = True
@@ -549,7 +785,45 @@ class Table:
         pens = [x for x in st["penalties"] if x["law"] != "revoke"]
         if pens:
             res["penalties"] = [{"side": x["side"], "points": x["points"], "column": x["column"],
-                                 "law": self._law_of(x["law"])} for x in pens]
+                                 "law": x.get("cite") or self._law_of(x["law"])} for x in pens]
+        return res
+
+    def _three_hand_result(self, res: dict[str, Any]) -> dict[str, Any]:
+        """The deal for the three-hand scorer: players named by their seats in the auction (the deal as
+        dealt, the dummy packet's seat); a partnership's score in the play goes to the declarer, or to each
+        of the two adversaries (T7: partners for that hand; T12)."""
+        st = self.state
+        seating = self.seating()
+        declarer = Seat(st["declarer"])
+        res["dummy"] = st["dummy_hand"]
+        if st["calls"] and st["contract"] == "1S" and st["calls"][0] == [self.dealer.value, "1S"] \
+                and "one_spade_limit" in self.code.params and declarer is self.dealer:
+            res["original_one_spade"] = True
+        if st["deal"]:
+            res["deal"] = st["deal"]
+        adversaries = [seating[declarer.lho.value], seating[declarer.rho.value]]
+
+        def players(position_or_side: str, phase: str = "play") -> list[str]:
+            if position_or_side in ("NS", "EW") and phase == "auction":  # seats as they sat for the auction
+                return [x.value for x in Seat if x.side.value == position_or_side and x.value != st["dummy_hand"]]
+            if position_or_side in ("NS", "EW"):
+                return [declarer.value] if position_or_side == declarer.side.value else adversaries
+            who = seating[position_or_side]
+            return [declarer.value] if who == "dummy" else [who]
+
+        revokes = [{"offender": players(r["seat"])[0], **({"choice": r["choice"]} if r.get("choice") else {})}
+                   for r in st["revokes"] if r["established"]]
+        if revokes:
+            res["revokes"] = revokes
+        pens = []
+        for x in st["penalties"]:
+            if x["law"] == "revoke":
+                continue
+            for who in ([x["player"]] if "player" in x else players(x["side"], x.get("phase", "play"))):
+                pens.append({"side": who, "points": x["points"], "column": x["column"],
+                             "law": x.get("cite") or self._law_of(x["law"])})
+        if pens:
+            res["penalties"] = pens
         return res
 
     def _law_of(self, kind: str) -> str:
