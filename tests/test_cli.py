@@ -70,6 +70,25 @@ def test_score_prints_the_sheet():
     assert p.returncode == 0 and "rubber: EW by 450" in p.stdout
 
 
+def test_score_prints_a_three_hand_sheet_player_by_player():
+    f = ROOT / "rulings" / "wcny-1913-three-hand" / "scores" / \
+        "a-three-game-rubber-pays-125-a-game-and-250-to-the-player-who-wins-two.yaml"
+    p = run("score", str(f))
+    assert p.returncode == 0, p.stderr
+    assert "250  rubber (law T14)" in p.stdout and "settlement:" in p.stdout and "totals: N " in p.stdout
+
+
+def test_three_hand_auction_reseats_the_table():
+    p = run("auction", "--code", "wcny-1913-three-hand", "--dealer", "S", "1H", "2C", "P", "P")
+    assert p.returncode == 0, p.stderr
+    assert "declarer W plays his hand and the dummy's (T7)" in p.stdout
+    assert "the dummy hand goes opposite him, to E, and E moves to N" in p.stdout
+    out = json.loads(run("auction", "--code", "wcny-1913-three-hand", "--dealer", "S", "1H", "2C", "P", "P",
+                         "--json").stdout)
+    assert out["seating"] == {"N": "E", "E": "dummy", "S": "S", "W": "W"} and out["leader"] == "N"
+    assert run("auction", "--code", "wcny-1913", "--dealer", "S", "P").returncode == 2
+
+
 def test_history_and_audit():
     h = run("history", "one-spade-limit")
     assert h.returncode == 0 and "1913" in h.stdout

@@ -88,3 +88,64 @@ def test_three_hand_rubber_pays_125_a_game_and_250_the_rubber():
     assert s.rubber["winner"] == "S"
     assert s.totals()["S"]["total"] == 32 + 30 + 125 + 125 + 250
     assert s.settlement["S"] == 2 * 562
+
+
+def _three_hand(**kw):
+    return bridgelaw.score({"code": "wcny-1913-three-hand", "dummy": "W", "declarer": "S", **kw})
+
+
+def test_three_hand_an_adversarys_revoke_leaves_both_adversaries_only_their_honours():
+    # T7: the adversaries are partners for the hand, so the revoking side is both of them (law 84: "the value
+    # of their honours is the only score that can be made by a revoking side"): no under-tricks for either
+    s = _three_hand(contract="4S", tricks=6, honours={"N": 1, "E": 2, "S": 1},
+                    revokes=[{"offender": "E", "choice": "points"}])
+    assert [(e.side.value, e.points, e.law) for e in s.entries] == [
+        ("S", 100, "84"), ("N", 2, "T13"), ("E", 4, "T13"), ("S", 2, "T13")]
+
+
+def test_three_hand_a_second_revoke_by_the_other_adversary_is_100():
+    s = _three_hand(contract="2H", tricks=8, honours="none",
+                    revokes=[{"offender": "N", "choice": "points"}, {"offender": "E"}])
+    assert [(e.side.value, e.points, e.reason) for e in s.entries] == [
+        ("S", 100, "revoke by N"), ("S", 100, "revoke by E"), ("S", 16, "2 tricks at 8")]
+
+
+def test_three_hand_a_declarers_revoke_of_a_made_contract_costs_his_trick_score():
+    s = _three_hand(contract="2HX", tricks=9, honours={"S": 2}, revokes=[{"offender": "S"}])
+    assert [(e.side.value, e.points, e.law) for e in s.entries] == [("N", 100, "84"), ("E", 100, "84"),
+                                                                     ("S", 16, "T13")]
+
+
+def test_three_hand_a_renounce_from_the_dummys_hand_is_ruled_by_law_63_no_penalty():
+    s = _three_hand(contract="2H", tricks=8, honours="none", revokes=[{"offender": "W"}])
+    assert [(e.side.value, e.points) for e in s.entries] == [("S", 16)]
+    assert any("dummy's hand" in n for n in s.notes)
+
+
+def test_three_hand_both_sides_revoking_score_only_honours():
+    s = _three_hand(contract="2H", tricks=9, honours={"S": 1, "N": 1},
+                    revokes=[{"offender": "N", "choice": "tricks"}, {"offender": "S"}])
+    assert [(e.side.value, e.points, e.law) for e in s.entries] == [("N", 8, "T13"), ("S", 8, "T13")]
+
+
+def test_three_hand_revoke_tricks_count_toward_game_in_a_rubber():
+    s = bridgelaw.score({"code": "wcny-1913-three-hand", "deals": [
+        {"dummy": "W", "declarer": "S", "contract": "2NT", "tricks": 7, "honours": "none",
+         "revokes": [{"offender": "E", "choice": "tricks"}]}]})
+    assert s.rubber["games"] == {"S": 1}
+
+
+@pytest.mark.parametrize("revokes, field", [
+    ("W", "revokes"), ([3], "revokes[0]"), ([{"offender": "X"}], "revokes[0].offender"),
+    ([{"offender": "E"}], "revokes[0].choice"), ([{"offender": "E", "choice": "both"}], "revokes[0].choice"),
+])
+def test_three_hand_bad_revokes_name_the_field(revokes, field):
+    with pytest.raises(InputError) as err:
+        _three_hand(contract="2H", tricks=8, honours="none", revokes=revokes)
+    assert err.value.field == field
+
+
+def test_three_hand_chicane_is_still_refused():
+    with pytest.raises(InputError) as err:
+        _three_hand(contract="2H", tricks=8, honours="none", chicane=["N"])
+    assert err.value.field == "chicane"

@@ -267,31 +267,54 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def score_sheet(s: Any) -> str:
-    """The score as the books print it: honours above the line, tricks below, per side."""
+    """The score as the books print it: honours above the line, tricks below, a column for each side (each
+    player, in three-hand)."""
     lines = [f"Score under {s.code}", ""]
     deals = s.deals or (s,)
-    width = 40
-    lines.append(f"{'NS':^{width}}|{'EW':^{width}}")
-    lines.append("-" * width + "+" + "-" * width)
+    if s.players:
+        return _player_sheet(s, lines, deals)
+    cols = ["NS", "EW"]
+    width = 81 // len(cols) - 1
+    lines.append("|".join(f"{c:^{width}}" for c in cols))
+    lines.append("+".join("-" * width for _ in cols))
 
     def row(e: Any) -> str:
         tag = f" (law {e.law})"
         cell = f"{e.points:>5} " + e.reason[:width - 8 - len(tag)] + tag
-        return (f"{cell:<{width}}|" if e.side.value == "NS" else f"{'':<{width}}|{cell}")
+        return "|".join(f"{cell if c == e.side.value else '':<{width}}" for c in cols).rstrip()
 
     for e in [e for d in deals for e in d.entries if e.column == "honour"]:
         lines.append(row(e))
     if s.rubber is not None:
         for e in s.entries[len([x for d in deals for x in d.entries]):]:
             lines.append(row(e))
-    lines.append("=" * width + "+" + "=" * width)
+    lines.append("+".join("=" * width for _ in cols))
     for e in [e for d in deals for e in d.entries if e.column == "trick"]:
         lines.append(row(e))
-    lines.append("-" * width + "+" + "-" * width)
+    lines.append("+".join("-" * width for _ in cols))
     t = s.totals()
-    lines.append(f"{'total ' + str(t['NS']['total']):^{width}}|{'total ' + str(t['EW']['total']):^{width}}")
+    lines.append("|".join(f"{'total ' + str(t.get(c, {}).get('total', 0)):^{width}}" for c in cols))
     if s.rubber is not None and s.rubber.get("difference") is not None:
         lines.append(f"rubber: {s.rubber['won_by'] or 'tied'} by {s.rubber['difference']}")
+    if s.settlement:
+        lines.append(f"settlement: {json.dumps(s.settlement, ensure_ascii=False)}")
+    for n in s.notes:
+        lines.append(f"note: {n}")
+    return "\n".join(lines)
+
+
+def _player_sheet(s: Any, lines: list[str], deals: tuple[Any, ...]) -> str:
+    """Three-hand: each player scores for himself (T12, T13), one line an entry, honours above the line."""
+    extra = list(s.entries[len([x for d in deals for x in d.entries]):]) if s.rubber is not None else []
+    for title, column in (("above the line (honours)", "honour"), ("below the line (tricks)", "trick")):
+        lines.append(title)
+        for e in [e for d in deals for e in d.entries if e.column == column] + \
+                [e for e in extra if e.column == column]:
+            lines.append(f"  {e.side.value}  {e.points:>5}  {e.reason} (law {e.law})")
+    t = s.totals()
+    lines.append("totals: " + ", ".join(f"{p.value} {t.get(p.value, {}).get('total', 0)}" for p in s.players))
+    if s.settlement:
+        lines.append("settlement: " + ", ".join(f"{k} {v:+d}" for k, v in s.settlement.items()))
     for n in s.notes:
         lines.append(f"note: {n}")
     return "\n".join(lines)

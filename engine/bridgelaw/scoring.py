@@ -407,7 +407,9 @@ _HONOURS_RULES = frozenset({"honours", "no_trump_honours", "chicane", "revoke", 
 
 def _score_revoke(code: Code, sheet: _Sheet, r: Any, i: int, declarer: Seat, by_side: dict[Side, int], both: bool,
                   flags: dict[str, set[Side]], where: str, result_dealer: Any = None,
-                  per_trick: int | None = None) -> int:
+                  per_trick: int | None = None, names: Mapping[str, str] | None = None) -> int:
+    """Score one revoke into ``sheet`` through the code's revoke provisions; return the tricks moved to the
+    declaring side (negative: away from it). ``names`` renames the sides in the notes (three-hand)."""
     from .referee import rule
 
     f = f"{where}revokes[{i}]"
@@ -441,7 +443,8 @@ def _score_revoke(code: Code, sheet: _Sheet, r: Any, i: int, declarer: Seat, by_
         elif d["kind"] == "transfer_tricks":
             sign = 1 if Side(d["to"]) is declarer.side else -1
             moved += sign * d["count"]
-            sheet.notes.append(f"{d['count']} tricks transferred from {d['from']} to {d['to']} for the revoke "
+            src, dst = (names.get(d["from"], d["from"]), names.get(d["to"], d["to"])) if names else (d["from"], d["to"])
+            sheet.notes.append(f"{d['count']} tricks transferred from {src} to {dst} for the revoke "
                                f"(law {law}): " + ("they count toward the contract but earn no bonus or slam."
                                                    if code.game == "auction" else
                                                    "they count as tricks won, but earn no slam."))
@@ -677,9 +680,9 @@ def _score_three_hand(code: Code, result: Mapping[str, Any], where: str = "") ->
     for k in result:
         if k not in _RESULT_KEY_SET:
             raise InputError(f"{where}{k}", f"unknown field{did_you_mean(str(k), _RESULT_KEYS)}")
-    if result.get("revokes") or result.get("chicane"):
-        raise InputError(f"{where}revokes", "three-hand revokes and chicane are not scored automatically; "
-                         "give their points as penalties")
+    if result.get("chicane"):
+        raise InputError(f"{where}chicane", "the Laws of Three Hand Auction score no chicane (T13 scores honours "
+                         "by each player); give any points agreed as penalties")
     p = code.params
     sheet = _Sheet(code)
     dummy, players = _players(code, result, where)
@@ -696,13 +699,22 @@ def _score_three_hand(code: Code, result: Mapping[str, Any], where: str = "") ->
     level = contract.level or 0
     dbl = {0: "undoubled", 1: "doubled", 2: "redoubled"}[contract.doubled]
     mult = 1 if contract.doubled == 0 else int(p["multiplier"][dbl])
+
+    # revokes, through the code's own revoke provisions (T7: the two adversaries are partners for the hand)
+    moved, no_tricks, honours_only = _three_hand_revokes(code, sheet, result, declarer, dummy, adversaries,
+                                                         value * mult, where)
+    own_tricks = tricks  # won in play: they alone earn the doubling bonus and slams (law 84 (b))
+    tricks += max(-tricks, min(moved, 13 - tricks))
+
     # T12: a fulfilled contract scores as in Auction; a failed one scores for both adversaries as in Auction
     if tricks >= book + level:
         odd = tricks - book
-        sheet.add(declarer, "trick", odd * value * mult, f"{odd} tricks at {value}" + (f" x{mult}" if mult > 1 else ""),
-                  "trick_values" if mult == 1 else "multiplier")
-        if contract.doubled:
-            extra = tricks - book - level
+        if declarer not in no_tricks:
+            sheet.add(declarer, "trick", odd * value * mult,
+                      f"{odd} tricks at {value}" + (f" x{mult}" if mult > 1 else ""),
+                      "trick_values" if mult == 1 else "multiplier")
+        if contract.doubled and own_tricks >= book + level:
+            extra = own_tricks - book - level
             sheet.add(declarer, "honour", int(p["doubled_bonus"][dbl]) * (1 + extra), f"{dbl} contract made",
                       "doubled_bonus")
     else:
@@ -711,13 +723,13 @@ def _score_three_hand(code: Code, result: Mapping[str, Any], where: str = "") ->
         why = f"{short} under-trick(s){note}"
         for adv in adversaries:
             sheet.add(adv, "honour", points, why, rule)
-    if tricks == 13:
+    if own_tricks == 13:
         sheet.add(declarer, "honour", p["slam"], "grand slam", "slam")
-    elif tricks == 12:
+    elif own_tricks == 12:
         sheet.add(declarer, "honour", p["little_slam"], "little slam", "little_slam")
-    elif tricks <= 1:  # T7: the two adversaries are partners for the hand (law 7, 8: partners' slams)
+    elif own_tricks <= 1:  # T7: the two adversaries are partners for the hand (law 7, 8: partners' slams)
         for adv in adversaries:
-            if tricks == 0:
+            if own_tricks == 0:
                 sheet.add(adv, "honour", p["slam"], "grand slam", "slam")
             else:
                 sheet.add(adv, "honour", p["little_slam"], "little slam", "little_slam")
@@ -745,7 +757,68 @@ def _score_three_hand(code: Code, result: Mapping[str, Any], where: str = "") ->
             raise InputError(f"{where}penalties[{i}]", "expected {side: <player seat>, points: N, law: \"T5\"}")
         sheet.add(Seat.parse(x["side"], f"{where}penalties[{i}].side"), "honour", x["points"],
                   str(x.get("reason", "penalty")), "", str(x["law"]))
-    return Score(code.id, tuple(sheet.entries), tuple(sheet.notes), players=players)
+    # "The value of their honours is the only score that can be made by a revoking side" (law 84)
+    entries = tuple(e for e, r in zip(sheet.entries, sheet.rules)
+                    if e.side not in honours_only or r in _THREE_HAND_HONOURS_RULES)
+    return Score(code.id, entries, tuple(sheet.notes), players=players)
+
+
+_THREE_HAND_HONOURS_RULES = _HONOURS_RULES | {"honours_by_player"}
+
+
+def _three_hand_revokes(code: Code, sheet: _Sheet, result: Mapping[str, Any], declarer: Seat, dummy: Seat,
+                        adversaries: tuple[Seat, ...], per_trick: int,
+                        where: str) -> tuple[int, set[Seat], set[Seat]]:
+    """Score three-hand revokes through the code's (four-hand) revoke provisions, seen from a four-hand table.
+
+    The declarer keeps his seat; the dummy's hand is his partner's seat; either adversary is the declarer's
+    left-hand opponent (T7: the two adversaries are partners for the hand). A score the provisions give the
+    declaring side goes to the declarer; one they give the adversaries goes to each adversary, as T12 gives
+    each the under-tricks. Returns (tricks moved to the declarer, players who score no trick points,
+    players who score only honours and revoke penalties).
+    """
+    revokes = result.get("revokes")
+    no_tricks: set[Seat] = set()
+    honours_only: set[Seat] = set()
+    if not revokes:
+        return 0, no_tricks, honours_only
+    if not isinstance(revokes, list):
+        raise InputError(f"{where}revokes", "expected a list of {offender, choice}")
+    dside = declarer.side
+    proxies: list[Seat] = []
+    for i, r in enumerate(revokes):
+        f = f"{where}revokes[{i}]"
+        if not isinstance(r, Mapping) or "offender" not in r:
+            raise InputError(f, "expected {offender: <seat>, choice: tricks|points} (choice when the declarer "
+                             "chooses)")
+        offender = Seat.parse(r["offender"], f"{f}.offender")
+        # the dummy's hand (played by the declarer) is run as the dummy: the code says whether it can revoke
+        proxies.append(declarer if offender is declarer else declarer.partner if offender is dummy
+                       else declarer.lho)
+    both = any(x is declarer for x in proxies) and any(x is declarer.lho for x in proxies)
+    names = {dside.value: declarer.value, dside.other.value: " and ".join(a.value for a in adversaries)}
+    moved = 0
+    by_side: dict[Side, int] = {}
+    for i, (r, proxy) in enumerate(zip(revokes, proxies)):
+        real = Seat.parse(r["offender"])
+        tmp = _Sheet(code)
+        flags: dict[str, set[Side]] = {"no_trick_score": set(), "honours_only": set()}
+        # a renounce from the dummy's hand is no revoke of the declaring side's (law 83) and is not counted
+        count = {} if proxy is declarer.partner else by_side
+        got = _score_revoke(code, tmp, {**r, "offender": proxy.value}, i, declarer, count, both, flags, where,
+                            None, per_trick, names)
+        moved += got
+        if not (got or tmp.entries or flags["no_trick_score"] or flags["honours_only"]):
+            sheet.notes.append(f"revoke by {real.value}" + (" (the dummy's hand)" if real is dummy else "")
+                               + ": the code's revoke provisions give it no score.")
+        for e in tmp.entries:
+            for seat in ((declarer,) if e.side is dside else adversaries):
+                sheet.add(seat, e.column, e.points, f"revoke by {real.value}", "revoke", e.law)
+        sheet.notes.extend(tmp.notes)
+        for kind, into in (("no_trick_score", no_tricks), ("honours_only", honours_only)):
+            for side in flags[kind]:
+                into.update((declarer,) if side is dside else adversaries)
+    return moved, no_tricks, honours_only
 
 
 def _split(seat: Seat, declarer: Seat, n: tuple[int, int]) -> list[int]:

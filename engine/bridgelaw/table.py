@@ -52,6 +52,31 @@ class Answer:
 _SUIT_ORDER = "CDHS"
 _LEGAL = Answer(True)
 _RANK_INDEX = {r: i for i, r in enumerate("23456789TJQKA")}
+_CARD_TEXTS = frozenset(s + r for s in "SHDC" for r in "23456789TJQKA")
+_LHO = {"N": "E", "E": "S", "S": "W", "W": "N"}
+_TRUMP_OF: dict[tuple[bool, str], str] = {}  # (straight, contract) -> trump suit, "" at no trump
+_DEAL_ORDER = {"N": "NESW", "E": "ESWN", "S": "SWNE", "W": "WNES"}
+
+
+def _hands_of(deal: str) -> dict[str, list[str]]:
+    """A PBN deal as card texts by seat. The common well-formed case is read here; anything else goes to
+    :func:`bridgelaw.scoring.parse_deal`, which reads every spelling and names what is wrong."""
+    first, _, rest = deal.partition(":")
+    order = _DEAL_ORDER.get(first.strip())
+    parts = rest.split()
+    if order is not None and len(parts) == 4:
+        hands: dict[str, list[str]] = {}
+        for seat, hand in zip(order, parts):
+            suits = hand.split(".")
+            if len(suits) != 4:
+                break
+            hands[seat] = [suit + r for suit, ranks in zip("SHDC", suits) for r in ranks]
+        else:
+            cards = [c for h in hands.values() for c in h]
+            if len(cards) == 52 and len(set(cards)) == 52 and _CARD_TEXTS.issuperset(cards) \
+                    and all(len(h) == 13 for h in hands.values()):
+                return hands
+    return {s.value: [c.text for c in cards] for s, cards in parse_deal(deal).items()}
 
 
 class Table:
@@ -86,9 +111,9 @@ class Table:
             self.state["dummy_hand"] = dealer_seat.partner.value
             self.state["seating"] = None
         if deal is not None:
-            hands = parse_deal(deal)
-            self.state["hands"] = {s.value: [c.text for c in cards] for s, cards in hands.items()}
-            self.state["original"] = {s.value: [c.text for c in cards] for s, cards in hands.items()}
+            hands = _hands_of(deal)
+            self.state["hands"] = hands
+            self.state["original"] = {s: h[:] for s, h in hands.items()}
 
     # ------------------------------------------------------------------ helpers
 
@@ -371,8 +396,13 @@ class Table:
         c = self.state["contract"]
         if c is None:
             return None
+        hit = _TRUMP_OF.get((self.straight, c))
+        if hit is not None:
+            return hit or None
         strain = c if self.straight else Call(c).strain.value  # type: ignore[union-attr]
-        return None if strain == "NT" else ("S" if strain == "R" else strain)
+        trump = None if strain == "NT" else ("S" if strain == "R" else strain)
+        _TRUMP_OF[(self.straight, c)] = trump or ""
+        return trump
 
     def next_player(self) -> Seat:
         cur = self.state["current"]
@@ -387,10 +417,8 @@ class Table:
             self._refuse_while_pending()
         if st["phase"] != "play":
             raise InputError("card", f"no card can be played now (phase {st['phase']})")
-        s = seat if isinstance(seat, Seat) else (_SEAT_BY_TEXT.get(seat) or Seat.parse(seat, "seat"))  # type: ignore[arg-type]
-        sv = s._value_
-        c = card if isinstance(card, Card) else Card(card, "card")
-        ct = c.text
+        sv = seat if type(seat) is str and seat in _LHO else Seat.parse(seat, "seat")._value_
+        ct = card if type(card) is str and card in _CARD_TEXTS else Card(card, "card").text
         hands = st["hands"]
         if hands is not None and ct not in hands[sv]:
             raise InputError("card", f"{sv} does not hold {ct}")
@@ -400,14 +428,16 @@ class Table:
             if len(cur) == 4:
                 self._quit_trick()
             return _LEGAL
-        expected = _SEAT_BY_TEXT[cur[-1][0]].lho if cur else _SEAT_BY_TEXT[st["leader"]]
-        trick_no = len(st["tricks"]) + 1
-        if s is not expected:
+        expected = _LHO[cur[-1][0]] if cur else st["leader"]
+        if sv != expected:
+            trick_no = len(st["tricks"]) + 1
             st["pending_play"] = [sv, ct]
+            s = _SEAT_BY_TEXT[sv]
             if not cur:
-                return self._ruled("lead_out_of_turn", s, {"card": ct, "proper_leader": expected.value,
+                return self._ruled("lead_out_of_turn", s, {"card": ct, "proper_leader": expected,
                                                            "trick": trick_no, "accepted": False})
-            position = "fourth_before_second" if s is expected.lho and len(cur) == 1 else "leads_before_partner_played"
+            position = "fourth_before_second" if sv == _LHO[expected] and len(cur) == 1 \
+                else "leads_before_partner_played"
             return self._ruled("premature_play", s, {"trick": trick_no, "position": position})
         # obligations from earlier penalties: a called or forbidden lead, a called card, highest or lowest,
         # win or lose the trick
@@ -415,14 +445,14 @@ class Table:
             allowed, why = self._obliged(sv, hands[sv], cur)
             if allowed is not None and ct not in allowed:
                 raise InputError("card", f"{sv} {why}: play {' or '.join(allowed)}")
-        revoke = False
         if cur and hands is not None:
             led = cur[0][1][0]
-            if ct[0] != led and any(x[0] == led for x in hands[sv]):
-                revoke = True
+            if ct[0] != led:
+                for x in hands[sv]:
+                    if x[0] == led:  # he holds the suit led: a revoke, established when the trick is quitted
+                        st["revokes"].append({"seat": sv, "trick": len(st["tricks"]) + 1, "established": False})
+                        break
         self._lay(sv, ct)
-        if revoke:
-            st["revokes"].append({"seat": sv, "trick": trick_no, "established": False})
         if len(cur) == 4:
             self._quit_trick()
             if st["revokes"]:
@@ -529,15 +559,14 @@ class Table:
                              + (", ".join(self.state["exposed"].get(s.value, [])) or "none"))
         self.state["constraints"].append({"kind": "play_card", "seat": s.value, "card": c.text})
 
-    def _lay(self, sv: str | Seat, ct: str | Card) -> None:
+    def _lay(self, sv: str, ct: str) -> None:
         st = self.state
-        sv = sv._value_ if isinstance(sv, Seat) else sv
-        ct = ct.text if isinstance(ct, Card) else ct
         if st["hands"] is not None:
             st["hands"][sv].remove(ct)
-        ex = st["exposed"].get(sv)
-        if ex and ct in ex:
-            ex.remove(ct)
+        if st["exposed"]:
+            ex = st["exposed"].get(sv)
+            if ex and ct in ex:
+                ex.remove(ct)
         st["current"].append([sv, ct])
         if st["constraints"]:
             leading = len(st["current"]) == 1
@@ -545,20 +574,21 @@ class Table:
                                  or (x["kind"] in ("forbid_lead", "call_lead") and not leading)]
 
     def _quit_trick(self) -> None:
-        cur = self.state["current"]
+        st = self.state
+        cur = st["current"]
         trump = self._trump()
-        led = cur[0][1][0]
-
-        def strength(sc: list[str]) -> tuple[int, int]:
-            c = sc[1]
-            return (2 if c[0] == trump else 1 if c[0] == led else 0, _RANK_INDEX[c[1]])
-
-        winner = max(cur, key=strength)[0]
-        self.state["tricks"].append({"leader": cur[0][0], "cards": cur, "winner": winner})
-        self.state["current"] = []
-        self.state["leader"] = winner
-        if len(self.state["tricks"]) == 13:
-            self.state["phase"] = "done"
+        win_seat, win_card = cur[0]
+        for seat, c in cur[1:]:
+            if c[0] == win_card[0]:
+                if _RANK_INDEX[c[1]] > _RANK_INDEX[win_card[1]]:
+                    win_seat, win_card = seat, c
+            elif c[0] == trump:
+                win_seat, win_card = seat, c
+        st["tricks"].append({"leader": cur[0][0], "cards": cur, "winner": win_seat})
+        st["current"] = []
+        st["leader"] = win_seat
+        if len(st["tricks"]) == 13:
+            st["phase"] = "done"
 
     def _established_revokes(self) -> Answer:
         """A revoke is established when its trick is turned and quitted: rule on it now."""
@@ -736,9 +766,8 @@ class Table:
             if called:
                 st["constraints"].append({"kind": kind, "seat": e["seat"], "card": called})
         elif kind == "trick_stands" and pending_play:
-            s, c = Seat(pending_play[0]), Card(pending_play[1])
-            st["leader"] = s.value if not st["current"] else st["leader"]
-            self._lay(s, c)
+            st["leader"] = pending_play[0] if not st["current"] else st["leader"]
+            self._lay(pending_play[0], pending_play[1])
             if len(st["current"]) == 4:
                 self._quit_trick()
         elif kind == "score":
@@ -811,7 +840,10 @@ class Table:
             who = seating[position_or_side]
             return [declarer.value] if who == "dummy" else [who]
 
-        revokes = [{"offender": players(r["seat"])[0], **({"choice": r["choice"]} if r.get("choice") else {})}
+        def offender(position: str) -> str:  # a renounce from the dummy's hand is the dummy's (law 63)
+            return st["dummy_hand"] if seating[position] == "dummy" else seating[position]
+
+        revokes = [{"offender": offender(r["seat"]), **({"choice": r["choice"]} if r.get("choice") else {})}
                    for r in st["revokes"] if r["established"]]
         if revokes:
             res["revokes"] = revokes
