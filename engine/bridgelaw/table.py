@@ -53,6 +53,7 @@ _SUIT_ORDER = "CDHS"
 _LEGAL = Answer(True)
 _RANK_INDEX = {r: i for i, r in enumerate("23456789TJQKA")}
 _CARD_TEXTS = frozenset(s + r for s in "SHDC" for r in "23456789TJQKA")
+_FULL_DECK = _CARD_TEXTS
 _LHO = {"N": "E", "E": "S", "S": "W", "W": "N"}
 _TRUMP_OF: dict[tuple[bool, str], str] = {}  # (straight, contract) -> trump suit, "" at no trump
 _DEAL_ORDER = {"N": "NESW", "E": "ESWN", "S": "SWNE", "W": "WNES"}
@@ -62,19 +63,19 @@ def _hands_of(deal: str) -> dict[str, list[str]]:
     """A PBN deal as card texts by seat. The common well-formed case is read here; anything else goes to
     :func:`bridgelaw.scoring.parse_deal`, which reads every spelling and names what is wrong."""
     first, _, rest = deal.partition(":")
-    order = _DEAL_ORDER.get(first.strip())
+    order = _DEAL_ORDER.get(first)
     parts = rest.split()
     if order is not None and len(parts) == 4:
         hands: dict[str, list[str]] = {}
         for seat, hand in zip(order, parts):
             suits = hand.split(".")
-            if len(suits) != 4:
+            cards = [s + r for s, ranks in zip("SHDC", suits) for r in ranks]
+            if len(cards) != 13 or len(suits) != 4:
                 break
-            hands[seat] = [suit + r for suit, ranks in zip("SHDC", suits) for r in ranks]
+            hands[seat] = cards
         else:
-            cards = [c for h in hands.values() for c in h]
-            if len(cards) == 52 and len(set(cards)) == 52 and _CARD_TEXTS.issuperset(cards) \
-                    and all(len(h) == 13 for h in hands.values()):
+            h = list(hands.values())
+            if _FULL_DECK.issubset([*h[0], *h[1], *h[2], *h[3]]):  # 52 cards, each of the deck once
                 return hands
     return {s.value: [c.text for c in cards] for s, cards in parse_deal(deal).items()}
 
@@ -88,6 +89,7 @@ class Table:
         self.detect = detect  # False: record calls and cards without refereeing (the benchmark's baseline)
         dealer_seat = Seat.parse(dealer, "dealer")
         self.three = self.code.players == 3
+        self.straight = self.code.game == "straight-bridge"
         self.state: dict[str, Any] = {
             "code": self.code.id, "dealer": dealer_seat.value, "deal": deal,
             "hands": None, "phase": "auction",
@@ -121,9 +123,6 @@ class Table:
     def dealer(self) -> Seat:
         return Seat(self.state["dealer"])
 
-    @property
-    def straight(self) -> bool:
-        return self.code.game == "straight-bridge"
 
     def _calls(self) -> tuple[Call, ...]:
         return tuple(Call(c) for _, c in self.state["calls"])
@@ -191,11 +190,15 @@ class Table:
 
     def call(self, seat: str | Seat, call: str | Call) -> Answer:
         """A call (auction) or a declaration (straight bridge) by ``seat``."""
-        self._refuse_while_pending()
-        if self.state["phase"] not in ("auction", "doubling"):
-            raise InputError("call", f"the auction is over (phase {self.state['phase']})")
-        s = Seat.parse(seat, "seat")
-        if self.three and s.value == self.state["dummy_hand"]:
+        st = self.state
+        if st["pending"]:
+            self._refuse_while_pending()
+        if st["phase"] != "auction":
+            raise InputError("call", f"the auction is over (phase {st['phase']})")
+        s = _SEAT_BY_TEXT.get(seat) if type(seat) is str else None  # type: ignore[call-overload]
+        if s is None:
+            s = Seat.parse(seat, "seat")
+        if self.three and s.value == st["dummy_hand"]:
             raise InputError("seat", f"{s.value} is the dummy packet in three-hand (T3): no player sits there")
         if self.straight:
             return self._straight_call(s, call)
@@ -203,7 +206,8 @@ class Table:
         if not self.detect:
             self._record_call(s, c)
             return Answer(True)
-        turn = self.next_caller()
+        calls = st["calls"]
+        turn = self.next_caller() if self.three or not calls else _SEAT_BY_TEXT[_LHO[calls[-1][0]]]
         if s is not turn:
             kind = "pass_out_of_turn" if c.kind is CallKind.PASS else "call_out_of_turn"
             facts = {} if kind == "pass_out_of_turn" else {"call": c.text}
@@ -215,12 +219,10 @@ class Table:
             law = self.code.params.get("cite", {}).get("dealer_must_declare", "")
             raise InputError("call", f"the dealer must declare to win at least one odd trick (law {law}): "
                              f"{c.text} is not open to him; bid, e.g. 1S")
-        barred = self.state["barred"].get(s.value)
-        if barred and c.kind is not CallKind.PASS:
+        if st["barred"] and st["barred"].get(s.value) and c.kind is not CallKind.PASS:
             return self._in_turn_irregularity("call_while_barred", s, c)
-        calls = self._calls()
-        if c.is_bid:
-            last = next((x for x in reversed(calls) if x.is_bid), None)
+        if c.kind is CallKind.BID:
+            last = next((Call(x) for _, x in reversed(calls) if x[0].isdigit()), None)
             if last is not None and not higher(self.code, c, last):
                 return self._in_turn_irregularity("insufficient_bid", s, c)
         elif c.kind is CallKind.DOUBLE or c.kind is CallKind.REDOUBLE:
@@ -273,18 +275,29 @@ class Table:
         return self._ruled(kind, s, {}, **self._auction_record([[s.value, c.text]]))
 
     def _record_call(self, s: Seat, c: Call) -> None:
-        self.state["calls"].append([s.value, c.text])
+        st = self.state
+        calls = st["calls"]
+        calls.append([s.value, c.text])
         # a bar "until an adverse call" ends when an adversary of the barred player bids or doubles
-        if c.kind in (CallKind.BID, CallKind.DOUBLE):
-            for seat, until in list(self.state["barred"].items()):
+        if st["barred"] and c.kind in (CallKind.BID, CallKind.DOUBLE):
+            for seat, until in list(st["barred"].items()):
                 if until == "adverse_call" and self._adverse(Seat(seat), s):
-                    del self.state["barred"][seat]
-        calls = self._calls()
-        res = auction_result(self.dealer, calls, self.code.players, tuple(Seat(w) for w, _ in self.state["calls"]))
-        if res.complete:
-            self._end_auction(res.contract, res.doubled, res.declarer)
-        elif len(calls) == self.code.players and all(x.kind is CallKind.PASS for x in calls):
-            self.state["phase"] = "passed_out"
+                    del st["barred"][seat]
+        if c.kind is not CallKind.PASS:
+            return
+        passes = 0  # the auction can only end on a pass: count the passes that close it
+        for _, x in reversed(calls):
+            if x != "P":
+                break
+            passes += 1
+        players = self.code.players
+        if passes == len(calls):
+            if passes == players:
+                st["phase"] = "passed_out"
+        elif passes >= players - 1:
+            res = auction_result(self.dealer, self._calls(), players, tuple(_SEAT_BY_TEXT[w] for w, _ in calls))
+            if res.complete:
+                self._end_auction(res.contract, res.doubled, res.declarer)
 
     def _end_auction(self, contract: Call | None, doubled: int, declarer: Seat | None) -> None:
         assert contract is not None and declarer is not None
@@ -445,19 +458,33 @@ class Table:
             allowed, why = self._obliged(sv, hands[sv], cur)
             if allowed is not None and ct not in allowed:
                 raise InputError("card", f"{sv} {why}: play {' or '.join(allowed)}")
-        if cur and hands is not None:
-            led = cur[0][1][0]
-            if ct[0] != led:
-                for x in hands[sv]:
-                    if x[0] == led:  # he holds the suit led: a revoke, established when the trick is quitted
-                        st["revokes"].append({"seat": sv, "trick": len(st["tricks"]) + 1, "established": False})
-                        break
-        self._lay(sv, ct)
+        if hands is None or st["exposed"] or st["constraints"]:
+            if cur and hands is not None:
+                self._note_revoke(sv, ct, cur, hands[sv])
+            self._lay(sv, ct)
+        else:  # the common case, inline: the card leaves the hand for the trick
+            hand = hands[sv]
+            if cur:
+                led = cur[0][1][0]
+                if ct[0] != led:
+                    self._note_revoke(sv, ct, cur, hand)
+            hand.remove(ct)
+            cur.append([sv, ct])
         if len(cur) == 4:
             self._quit_trick()
             if st["revokes"]:
                 return self._established_revokes()
         return _LEGAL
+
+    def _note_revoke(self, sv: str, ct: str, cur: list[list[str]], hand: list[str]) -> None:
+        """He renounces holding the suit led: a revoke, established when the trick is quitted."""
+        led = cur[0][1][0]
+        if ct[0] != led:
+            for x in hand:
+                if x[0] == led:
+                    self.state["revokes"].append({"seat": sv, "trick": len(self.state["tricks"]) + 1,
+                                                  "established": False})
+                    break
 
     def _obliged(self, sv: str, hand: list[str], cur: list[list[str]]) -> tuple[list[str] | None, str]:
         """The cards the penalties in force leave ``sv`` (None: no obligation), and the obligation in words.
@@ -576,7 +603,9 @@ class Table:
     def _quit_trick(self) -> None:
         st = self.state
         cur = st["current"]
-        trump = self._trump()
+        trump = _TRUMP_OF.get((self.straight, st["contract"]))
+        if trump is None:
+            trump = self._trump() or ""
         win_seat, win_card = cur[0]
         for seat, c in cur[1:]:
             if c[0] == win_card[0]:
