@@ -139,7 +139,9 @@ def test_an_injected_irregularity_is_detected_ruled_and_applied(data, code, card
                 cur = t.state["current"]
                 if cur and any(c[0] == cur[0][1][0] for c in hand) and any(c[0] != cur[0][1][0] for c in hand):
                     ans = t.play(seat, next(c for c in hand if c[0] != cur[0][1][0]))
-                    while ans.legal and t.state["current"]:
+                    # established when its trick is quitted and a card is played to the next (or the deal ends)
+                    while ans.ruling is None and t.state["phase"] == "play":
+                        assert not t.state["revokes"][0]["established"]
                         s2, c2 = legal_card(t, rnd)
                         ans = t.play(s2, c2)
                     a = ans
@@ -357,7 +359,7 @@ def test_three_hand_irregularities_are_detected_ruled_applied_and_scored(cards, 
             cur = t.state["current"]
             if cur and any(c[0] == cur[0][1][0] for c in hand) and any(c[0] != cur[0][1][0] for c in hand):
                 ans = t.play(seat, next(c for c in hand if c[0] != cur[0][1][0]))
-                while ans.legal and t.state["current"]:
+                while ans.ruling is None and t.state["phase"] == "play":
                     ans = t.play(*legal_card(t, rnd))
                 a = ans
                 break
@@ -411,3 +413,132 @@ def test_an_auction_taken_out_of_rotation_is_reported_with_its_callers():
     assert a.kind == "insufficient_bid" and a.facts["previous_bid"] == "2C"
     assert t.state["pending"]["incident"]["callers"] == ["S", "E", "S"]
     assert {o.chooser for o in a.ruling.options} == {"EW"}
+
+
+DEAL = "N:KJ73.T73.Q84.K95 AQT62.62.J73.Q84 95.AK95.AT62.J73 84.QJ84.K95.AT62"
+
+
+def _to_play(t: Table) -> None:
+    while t.state["phase"] == "auction":
+        ans = t.call(t.next_caller(), "P")
+    return ans
+
+
+def test_a_card_exposed_in_the_auction_waits_for_the_declarer_then_lets_him_forbid_the_lead():
+    t = Table("wcny-1913", "S", DEAL)
+    t.call("S", "1H")
+    a = t.expose("E", "SA")  # law 65: E's partner W will be the original leader if S declares
+    assert [q.fact for q in a.ruling.questions] == ["declarer"]
+    t.apply()  # what the law gives at once: E's partner barred, the card left face up
+    assert t.state["barred"] == {"W": "end_of_auction"} and t.state["exposed"] == {"E": ["SA"]}
+    ans = _to_play(t)
+    assert ans.legal and ans.kind == "exposed_card_in_auction"  # the ruling now due
+    assert [(o.id, o.chooser) for o in ans.ruling.options] == [("forbid-lead", "S")]
+    t.apply("forbid-lead")
+    assert "S8" not in t.legal_cards() and "HQ" in t.legal_cards()
+    a = t.play("W", "S8")  # leading the forbidden suit: a failure to play as directed (law 73)
+    assert a.kind == "failure_to_play_as_directed" and "may not lead S" in a.note
+    t.apply()  # he incurs the penalty of a revoke: the card stands and the declarer chooses the penalty
+    assert t.state["current"] == [["W", "S8"]] and t.pending().irregularity == "revoke"
+    t.apply("tricks")
+    assert t.state["revokes"] == [{"seat": "W", "trick": 1, "established": True, "choice": "tricks"}]
+
+
+def test_a_deferred_ruling_that_gives_nothing_more_does_not_stop_the_table():
+    t = Table("wcny-1913", "S", DEAL)
+    t.call("S", "1H")
+    t.expose("W", "S8")  # W's partner E is not the leader when S declares: nothing more is due
+    t.apply()
+    ans = _to_play(t)
+    assert ans.legal and ans.ruling is None and t.state["pending"] is None and t.state["phase"] == "play"
+
+
+def test_legal_calls_follow_the_code():
+    t = Table("wcny-1913", "S")
+    assert "P" not in t.legal_calls() and "1S" in t.legal_calls()  # the dealer must declare (law 42)
+    t.call("S", "2H")
+    calls = t.legal_calls()
+    assert "2H" not in calls and "1R" not in calls and "2R" in calls and "X" in calls and "XX" not in calls
+    t.call("W", "X")
+    assert "XX" in t.legal_calls() and "X" not in t.legal_calls()  # N redoubles his partner's doubled bid
+    s = Table("american-1905", "S")
+    assert set(s.legal_calls()) == {"P", "C", "D", "H", "S", "NT"}
+
+
+def test_a_called_exposed_card_must_be_played_when_it_can_be():
+    t = Table("wcny-1913", "S", DEAL)
+    t.call("S", "1NT")
+    _to_play(t)
+    t.play("W", "S4")
+    a = t.expose("E", "SA")  # dropped face up during the play (law 68): left on the table, subject to call
+    assert a.kind == "exposed_card"
+    t.apply(a.ruling.options[0].id if a.ruling.options else None)
+    assert t.state["exposed"] == {"E": ["SA"]}
+    t.play("N", "S3")
+    with pytest.raises(bridgelaw.InputError, match="not an exposed card"):
+        t.call_card("E", "SQ")
+    t.call_card("E", "SA")
+    assert t.legal_cards() == ["SA"]
+    a = t.play("E", "SQ")
+    assert a.kind == "failure_to_play_as_directed" and "must play SA" in a.note
+
+
+def test_an_irregularity_the_table_cannot_see_is_reported_and_ruled():
+    t = Table("wcny-1913", "S", DEAL)
+    t.call("S", "1H")
+    _to_play(t)
+    a = t.report("dummy_suggests_play", "N")  # law 62: the adversaries may require or forbid the card
+    assert {o.id for o in a.ruling.options} == {"play", "not-play"} and a.ruling.options[0].chooser == "EW"
+    t.apply("not-play", card="HK")
+    assert {"kind": "forbid_card", "seat": "N", "card": "HK"} in t.state["constraints"]
+    with pytest.raises(bridgelaw.InputError, match="unknown kind"):
+        t.report("dumy_remark", "N")
+
+
+def _one_no_trump_by_south() -> Table:
+    t = Table("wcny-1913", "S", DEAL)
+    t.call("S", "1NT")
+    _to_play(t)
+    return t
+
+
+def test_a_revoke_corrected_in_time_is_ruled_under_law_86_and_the_trick_goes_on():
+    t = _one_no_trump_by_south()
+    t.play("W", "S4")
+    t.play("N", "S3")
+    assert t.play("E", "H2").legal  # E holds spades: a renounce, not yet a revoke established
+    a = t.correct_revoke("E")
+    assert a.kind == "revoke" and a.facts["established"] is False
+    assert [(o.id, o.chooser) for o in a.ruling.options] == [("exposed", "S"), ("highest", "S"), ("lowest", "S")]
+    t.apply("highest")  # the declarer requires E's highest spade to the trick
+    assert t.state["current"] == [["W", "S4"], ["N", "S3"], ["E", "SA"]] and t.state["revokes"] == []
+    assert "H2" in t.state["hands"]["E"]
+    t.check()
+
+
+def test_a_fourth_hand_revoke_is_established_only_when_a_card_is_played_to_the_next_trick():
+    t = _one_no_trump_by_south()
+    t.play("W", "H4")  # N, E follow; S renounces with a spade though he holds hearts
+    t.play("N", "H3")
+    t.play("E", "H2")
+    assert t.play("S", "S5").legal and len(t.state["tricks"]) == 1 and t.state["revokes"][0]["established"] is False
+    a = t.correct_revoke("S")  # the trick is gathered but nobody has played on: still in time
+    assert a.kind == "revoke" and a.facts["established"] is False
+    t.apply(card="HK")  # the declarer's correction carries no penalty (law 86); he plays a heart
+    assert t.state["tricks"][0]["cards"][3] == ["S", "HK"] and t.state["revokes"] == []
+    t2 = _one_no_trump_by_south()
+    for seat, card in [("W", "H4"), ("N", "H3"), ("E", "H2"), ("S", "S5")]:
+        t2.play(seat, card)
+    ans = t2.play(t2.next_player(), t2.legal_cards()[0])  # the next trick begun: the revoke is established
+    assert ans.legal and ans.kind == "revoke" and ans.facts["established"] is True
+    t2.apply()
+    with pytest.raises(bridgelaw.InputError, match="no revoke that can still be corrected"):
+        t2.correct_revoke("S")
+
+
+def test_quitting_the_trick_establishes_its_revoke():
+    t = _one_no_trump_by_south()
+    for seat, card in [("W", "S4"), ("N", "S3"), ("E", "H2"), ("S", "S5")]:
+        t.play(seat, card)
+    a = t.quit_trick()
+    assert a.kind == "revoke" and a.ruling.options and a.ruling.options[0].chooser == "S"

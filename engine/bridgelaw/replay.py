@@ -67,6 +67,7 @@ def replay(record: Mapping[str, Any] | PbnRecord, code: str | None = None) -> di
     t = Table(code, head.get("dealer") or "S", head.get("deal"))
     log: list[dict[str, Any]] = []
     mismatches: list[str] = []
+    marked_revokes: list[tuple[str, int, str]] = []
     i = 0
     pending: Answer | None = None
 
@@ -107,7 +108,7 @@ def replay(record: Mapping[str, Any] | PbnRecord, code: str | None = None) -> di
                 ans = t.call(ev["seat"], ev["call"])
                 check_expect(ans, ev.get("expect"), where)
                 log.append(_entry(ev, ans))
-                if not ans.legal:
+                if not ans.legal or ans.ruling is not None:
                     pending = ans
                     settle(where)
             elif "card" in ev or "trick" in ev:
@@ -121,10 +122,12 @@ def replay(record: Mapping[str, Any] | PbnRecord, code: str | None = None) -> di
                         nxt = t.next_player().value
                         pl = next((p for p in plays if p["seat"] == nxt), plays[0])
                     plays.remove(pl)
+                    if "^R" in pl.get("expect", []):
+                        marked_revokes.append((pl["seat"], len(t.state["tricks"]) + 1, where))
                     ans = t.play(pl["seat"], pl["card"])
                     log.append(_entry(pl, ans))
                     check_expect(ans, [m for m in pl.get("expect", []) if m != "^R"], where)
-                    if not ans.legal:
+                    if not ans.legal or ans.ruling is not None:
                         pending = ans
                         settle(where)
                         # a card the remedy did not let stand is played again in its turn
@@ -144,6 +147,10 @@ def replay(record: Mapping[str, Any] | PbnRecord, code: str | None = None) -> di
             if e.field.startswith("events"):
                 raise
             raise InputError(where, f"{e.field}: {e.message}") from None
+    for seat, trick, where in marked_revokes:
+        if not any(r["seat"] == seat and r["trick"] == trick for r in t.state["revokes"]):
+            mismatches.append(f"{where}: the record marks ^R on {seat}'s card in trick {trick} but the table "
+                              "found no revoke there")
     out: dict[str, Any] = {"code": t.code.id, "events": log, "mismatches": mismatches, "phase": t.state["phase"],
                            "contract": t.state["contract"], "declarer": t.state["declarer"],
                            "seating": t.seating(), "state": t.state}
@@ -158,7 +165,7 @@ def replay(record: Mapping[str, Any] | PbnRecord, code: str | None = None) -> di
 def _entry(ev: Mapping[str, Any], ans: Answer) -> dict[str, Any]:
     d: dict[str, Any] = {k: v for k, v in ev.items() if k != "expect"}
     d["legal"] = ans.legal
-    if not ans.legal and ans.ruling is not None:
+    if ans.ruling is not None:
         d["irregularity"] = ans.kind
         d["ruling"] = ans.ruling.to_dict()
     return d

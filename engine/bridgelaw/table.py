@@ -457,7 +457,10 @@ class Table:
         if st["constraints"] and hands is not None:
             allowed, why = self._obliged(sv, hands[sv], cur)
             if allowed is not None and ct not in allowed:
-                raise InputError("card", f"{sv} {why}: play {' or '.join(allowed)}")
+                st["pending_play"] = [sv, ct]
+                ans = self._ruled("failure_to_play_as_directed", _SEAT_BY_TEXT[sv], {"corrected": False})
+                return Answer(False, ans.kind, ans.facts, ans.ruling,
+                              note=f"{sv} {why}: {' or '.join(allowed)}, not {ct}")
         if hands is None or st["exposed"] or st["constraints"]:
             if cur and hands is not None:
                 self._note_revoke(sv, ct, cur, hands[sv])
@@ -472,8 +475,11 @@ class Table:
             cur.append([sv, ct])
         if len(cur) == 4:
             self._quit_trick()
-            if st["revokes"]:
+            if st["revokes"] and st["phase"] == "done":  # the last trick quitted: the deal is over
                 return self._established_revokes()
+        elif st["revokes"] and len(cur) == 1:
+            # the trick of a revoke was turned and quitted, and a card is played to the next: established
+            return self._established_revokes()
         return _LEGAL
 
     def _note_revoke(self, sv: str, ct: str, cur: list[list[str]], hand: list[str]) -> None:
@@ -509,6 +515,8 @@ class Table:
                     allowed, _ = of, why.append(f"must lead {suit} (a called lead)")
             elif k == "play_card" and con.get("card") in hand and con["card"] in playable:
                 allowed, _ = [con["card"]], why.append(f"must play {con['card']} (a called card)")
+            elif k == "forbid_card" and con.get("card") in allowed and len(playable) > 1:
+                allowed, _ = [c for c in allowed if c != con["card"]], why.append(f"may not play {con['card']}")
             elif cur and k in ("play_highest", "play_lowest") and follow:
                 pick = (max if k == "play_highest" else min)(follow, key=lambda c: _RANK_INDEX[c[1]])
                 allowed, _ = [pick], why.append(f"must play his {k[5:]} card of the suit led (a penalty)")
@@ -619,10 +627,12 @@ class Table:
         if len(st["tricks"]) == 13:
             st["phase"] = "done"
 
-    def _established_revokes(self) -> Answer:
-        """A revoke is established when its trick is turned and quitted: rule on it now."""
+    def _established_revokes(self, now: bool = False) -> Answer:
+        """A revoke is established when its trick is turned and quitted and a card is played to the next (or
+        the deal ends): rule on it now. The card that establishes it stands; the ruling is due."""
+        done = len(self.state["tricks"])
         for rv in self.state["revokes"]:
-            if not rv["established"]:
+            if not rv["established"] and (now or rv["trick"] <= done):
                 rv["established"] = True
                 side = Seat(rv["seat"]).side
                 n = sum(1 for r in self.state["revokes"] if r["established"] and Seat(r["seat"]).side is side)
@@ -630,8 +640,34 @@ class Table:
                 ans = self._ruled("revoke", Seat(rv["seat"]), {"established": True, "revokes_by_side": n,
                                                                "both_sides_revoked": both})
                 self.state["pending"]["revoke"] = rv["trick"]
-                return ans
-        return Answer(True)
+                return Answer(True, ans.kind, ans.facts, ans.ruling,
+                              note=f"{rv['seat']}'s revoke in trick {rv['trick']} is established: its trick was "
+                                   "turned and quitted" + ("" if done == 13 else " and a card played to the next"))
+        return _LEGAL
+
+    def quit_trick(self) -> Answer:
+        """The last trick is turned and quitted before anyone plays on (the table quits a trick of four
+        cards at once, so this only establishes a revoke in it): its revoke, if any, is ruled."""
+        self._refuse_while_pending()
+        return self._established_revokes()
+
+    def correct_revoke(self, seat: str | Seat) -> Answer:
+        """``seat`` corrects his renounce in time to save a revoke: before his trick is turned and quitted
+        and a card played to the next. The code's remedy for a revoke corrected in time is ruled; applying
+        it takes the card played in error back (exposed, where the remedy says) and reopens the trick: the
+        offender then plays a card of the suit led (``apply(..., card=...)``, or as the remedy directs)."""
+        self._refuse_while_pending()
+        st = self.state
+        s = Seat.parse(seat, "seat")
+        trick_now = len(st["tricks"]) + 1
+        rv = next((r for r in st["revokes"] if r["seat"] == s.value and not r["established"]
+                   and (r["trick"] == trick_now or (r["trick"] == trick_now - 1 and not st["current"]))), None)
+        if rv is None:
+            raise InputError("seat", f"{s.value} has no revoke that can still be corrected (a revoke is "
+                             "established once its trick is quitted and a card played to the next)")
+        ans = self._ruled("revoke", s, {"established": False})
+        st["pending"]["correction"] = rv["trick"]
+        return ans
 
     def expose(self, seat: str | Seat, card: str | Card) -> Answer:
         """A card exposed (dropped face up, shown, named) — in the auction, before the lead, or in play."""
@@ -675,6 +711,17 @@ class Table:
             if self.state["hands"] is not None and Card(c).text not in self.state["hands"][s.value]:
                 raise InputError("cards", f"{s.value} does not hold {c}")
         return self._ruled("extra_card_played", s, {"simultaneous": True, "corrected": False})
+
+    def report(self, kind: str, seat: str | Seat, **facts: Any) -> Answer:
+        """An irregularity the table cannot see for itself — a remark by the dummy, a consultation, a
+        quitted trick looked at, a card omitted from a trick, a claim of a revoke after the deal — reported
+        by ``seat`` (the offender) with the facts of its kind (``bridgelaw kinds``), and ruled with what the
+        table knows: the dealer, the auction, the declarer. Apply the ruling as any other."""
+        self._refuse_while_pending()
+        s = Seat.parse(seat, "seat")
+        extra = self._auction_record() if self.state["phase"] == "auction" and not self.straight \
+            and self.state["calls"] else {}
+        return self._ruled(kind, s, dict(facts), **extra)
 
     def check(self) -> None:
         """Assert the state is consistent (every card once; a trick of at most three; a known next actor)."""
@@ -723,20 +770,65 @@ class Table:
             same = next((e for e in effects if e.to_dict() == done), None)
             if same is not None:
                 effects.remove(same)
+        fix = self._correction(p, effects, card) if p.get("correction") else None
         pending_call = self.state.pop("pending_call", None)
         pending_play = self.state.pop("pending_play", None)
+        if fix:
+            pending_play = fix["wrong"]
         self.state["pending"] = None
         # an irregular call or card that no effect disposes of is simply not made: the card stays in the
         # hand (exposed, if a remedy says so), and the turn stays where it was (law 49 for a pass)
         law = chosen.law if chosen and chosen.law else (r.laws[0].number if r.laws else "")
+        entry = self.state["log"][-1]
         for e in effects:
+            if fix and e.kind.value in ("play_highest", "play_lowest"):
+                continue  # carried out by the correction: the card substituted is his highest or lowest
             self._effect(e.to_dict(), pending_call, pending_play, suit, p, law, card)
+        if fix:
+            self._substitute(fix)
         if p["kind"] == "revoke":
             for rv in self.state["revokes"]:
                 if rv["trick"] == p.get("revoke") and rv["seat"] == p["offender"]:
                     rv["choice"] = chosen.id if chosen else None
-        self.state["log"][-1]["applied"] = chosen.id if chosen else "effects"
+        entry["applied"] = chosen.id if chosen else "effects"
         return r
+
+    def _correction(self, p: Mapping[str, Any], effects: list[Any], card: str | None) -> dict[str, Any]:
+        """Work out a revoke corrected in time (checked before anything moves): the card played in error,
+        and the card of the suit led that replaces it."""
+        st = self.state
+        seat, trick_no = p["offender"], p["correction"]
+        cards = st["current"] if trick_no == len(st["tricks"]) + 1 else st["tricks"][-1]["cards"]
+        i = next(i for i, (w, _) in enumerate(cards) if w == seat)
+        wrong, led = cards[i][1], cards[0][1][0]
+        suit = [c for c in st["hands"][seat] if c[0] == led] if st["hands"] is not None else []
+        how = next((e.kind.value for e in effects if e.kind.value in ("play_highest", "play_lowest")), None)
+        if how and suit:
+            right = (max if how == "play_highest" else min)(suit, key=lambda c: _RANK_INDEX[c[1]])
+        else:
+            if card is None:
+                raise InputError("card", f"name the card of the suit led ({led}) that {seat} plays instead of "
+                                 f"{wrong}: apply(..., card=...)")
+            right = Card(card, "card").text
+            if st["hands"] is not None and right not in suit:
+                raise InputError("card", f"{seat} must play a card of the suit led ({led}) that he holds: "
+                                 + ", ".join(suit))
+        return {"seat": seat, "trick": trick_no, "index": i, "wrong": [seat, wrong], "right": right}
+
+    def _substitute(self, fix: Mapping[str, Any]) -> None:
+        """Reopen the trick if it was gathered, take the card played in error back, play the right one."""
+        st = self.state
+        if fix["trick"] == len(st["tricks"]):  # gathered, and no card played since: it lies open again
+            t = st["tricks"].pop()
+            st["current"], st["leader"], st["phase"] = t["cards"], t["leader"], "play"
+        seat, wrong = fix["wrong"]
+        if st["hands"] is not None:
+            st["hands"][seat].append(wrong)
+            st["hands"][seat].remove(fix["right"])
+        st["current"][fix["index"]] = [seat, fix["right"]]
+        st["revokes"] = [r for r in st["revokes"] if not (r["seat"] == seat and r["trick"] == fix["trick"])]
+        if len(st["current"]) == 4:
+            self._quit_trick()
 
     def _defer(self, r: Ruling, p: dict[str, Any]) -> Ruling:
         """An irregularity in the auction whose remedy turns on who becomes the declarer (a card exposed
@@ -790,10 +882,20 @@ class Table:
                                       "suit": e.get("suit") or suit})
         elif kind in ("play_highest", "play_lowest", "win_trick", "lose_trick"):
             st["constraints"].append({"kind": kind, "seat": e["seat"]})
-        elif kind == "play_card" and e.get("must", True):
+        elif kind == "play_card":
             called = e.get("card") or card or (pending_play[1] if pending_play else None)
             if called:
-                st["constraints"].append({"kind": kind, "seat": e["seat"], "card": called})
+                st["constraints"].append({"kind": "play_card" if e.get("must", True) else "forbid_card",
+                                          "seat": e["seat"], "card": called})
+        elif kind == "revoke_penalty" and pending_play:
+            # he incurs the penalty of a revoke: the card stands, and the revoke is ruled as established
+            # (the innocent side's choice of penalty is asked next)
+            sv, ct = pending_play
+            st["revokes"].append({"seat": e.get("seat") or sv, "trick": len(st["tricks"]) + 1, "established": False})
+            self._lay(sv, ct)
+            if len(st["current"]) == 4:
+                self._quit_trick()
+            self._established_revokes(now=True)
         elif kind == "trick_stands" and pending_play:
             st["leader"] = pending_play[0] if not st["current"] else st["leader"]
             self._lay(pending_play[0], pending_play[1])
