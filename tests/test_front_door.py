@@ -5,7 +5,7 @@ import bridgelaw
 
 def test_all_is_pinned():
     assert sorted(bridgelaw.__all__) == sorted([
-        "rule", "score", "Score", "ScoreEntry", "Contract", "load_code", "codes", "Code", "Law", "Provision", "Incident", "Ruling", "Option", "Effect",
+        "rule", "score", "Score", "ScoreEntry", "Contract", "Table", "Answer", "load_code", "codes", "Code", "Law", "Provision", "Incident", "Ruling", "Option", "Effect",
         "EffectKind", "Question", "TraceStep", "LawCitation", "Call", "CallKind", "Card", "Seat", "Side",
         "Strain", "Suit", "BridgelawError", "LawFileError", "ConditionError", "InputError", "UnknownCodeError",
     ])

@@ -6,8 +6,8 @@
     >>> [o.id for o in r.options]
     ['penalize', 'waive']
 
-The front door is small: :func:`rule`, :func:`load_code`, :func:`codes`, the
-value types and the errors.
+The front door is small: :func:`rule`, :func:`score`, :class:`Table`,
+:func:`load_code`, :func:`codes`, the value types and the errors.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .loader import Code, Law, Provision, load_code
     from .referee import rule
     from .scoring import Contract, Score, ScoreEntry, score
+    from .table import Answer, Table
     from .values import (
         Call, CallKind, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side, Strain,
         Suit, TraceStep,
@@ -29,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 # Imported on first use (PEP 562), so that `bridgelaw rule` starts quickly.
 _LAZY = {
     "rule": "referee", "score": "scoring", "Score": "scoring", "ScoreEntry": "scoring", "Contract": "scoring",
-    "load_code": "loader", "Code": "loader", "Law": "loader", "Provision": "loader", "Incident": "facts",
+    "Table": "table", "Answer": "table", "load_code": "loader", "Code": "loader", "Law": "loader", "Provision": "loader", "Incident": "facts",
     **{n: "values" for n in ("Call", "CallKind", "Card", "Effect", "EffectKind", "LawCitation", "Option",
                              "Question", "Ruling", "Seat", "Side", "Strain", "Suit", "TraceStep")},
 }
@@ -61,6 +62,8 @@ __all__ = [
     "Score",
     "ScoreEntry",
     "Contract",
+    "Table",
+    "Answer",
     "load_code",
     "codes",
     "Code",
