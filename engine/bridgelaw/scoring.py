@@ -305,7 +305,8 @@ def _score_deal(code: Code, result: Mapping[str, Any], where: str = "", cap_revo
             raise InputError(f"{where}revokes", "expected a list of {offender, choice}")
         by_side: dict[Side, int] = {}
         both = len({Seat.parse(r.get("offender"), f"{where}revokes[{i}].offender").side
-                    for i, r in enumerate(revokes) if isinstance(r, Mapping)}) == 2
+                    for i, r in enumerate(revokes) if isinstance(r, Mapping)
+                    and Seat.parse(r.get("offender"), f"{where}revokes[{i}].offender") is not declarer.partner}) == 2
         per_trick = value * (contract.doubled if code.game != "auction" else
                              1 if contract.doubled == 0 else
                              int(p["multiplier"]["doubled" if contract.doubled == 1 else "redoubled"]))
@@ -416,11 +417,13 @@ def _score_revoke(code: Code, sheet: _Sheet, r: Any, i: int, declarer: Seat, by_
     if not isinstance(r, Mapping) or "offender" not in r:
         raise InputError(f, "expected {offender: N, choice: tricks|points} (choice when the innocent side chooses)")
     offender = Seat.parse(r["offender"], f"{f}.offender")
-    by_side[offender.side] = by_side.get(offender.side, 0) + 1
+    if offender is not declarer.partner:  # the dummy cannot revoke (law 63): his renounce counts for no side
+        by_side[offender.side] = by_side.get(offender.side, 0) + 1
+    count = max(1, by_side.get(offender.side, 0))
     dealer = {"dealer": Seat.parse(result_dealer, f"{where}dealer").value} if result_dealer else {}
     ruling = rule({"code": code.id, "irregularity": "revoke", "declarer": declarer.value, **dealer,
                    "offender": offender.value,
-                   "facts": {"established": True, "revokes_by_side": by_side[offender.side],
+                   "facts": {"established": True, "revokes_by_side": count,
                              "both_sides_revoked": both, **_in_time(),
                              **({"trick_value": per_trick} if per_trick is not None and _has_fact("revoke",
                                                                                                   "trick_value")
@@ -453,8 +456,8 @@ def _score_revoke(code: Code, sheet: _Sheet, r: Any, i: int, declarer: Seat, by_
     return moved
 
 
-# a revoke scored with its deal was claimed in time: before the next cut, before the scores were recorded
-_IN_TIME_FACTS = {"after_next_cut": False, "scores_recorded": False}
+# a revoke scored with its deal was claimed in time, and its trick was turned and quitted (it is established)
+_IN_TIME_FACTS = {"after_next_cut": False, "scores_recorded": False, "quitted": True}
 
 
 def _in_time() -> dict[str, bool]:

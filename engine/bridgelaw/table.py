@@ -215,7 +215,8 @@ class Table:
                 facts["succeeding_player_called"] = False  # detected at once: nobody has called over it
             self.state["pending_call"] = [s.value, c.text]
             return self._ruled(kind, s, facts, **self._auction_record())
-        if not self.state["calls"] and c.kind is not CallKind.BID and self.code.params.get("dealer_must_declare"):
+        if not self.state["calls"] and c.kind is not CallKind.BID and self.code.params.get("dealer_must_declare") \
+                and not st["barred"].get(s.value):  # a dealer barred from bidding (law 65) can only pass
             law = self.code.params.get("cite", {}).get("dealer_must_declare", "")
             raise InputError("call", f"the dealer must declare to win at least one odd trick (law {law}): "
                              f"{c.text} is not open to him; bid, e.g. 1S")
@@ -566,9 +567,9 @@ class Table:
             return ["P"] + ([] if isinstance(limit, int) and value * st["doubled"] >= limit else ["X"])
         seat = self.next_caller()
         calls = self._calls()
-        out = [] if not calls and self.code.params.get("dealer_must_declare") else ["P"]
         if st["barred"].get(seat.value):
-            return out
+            return ["P"]  # a barred player may only pass (a barred dealer too: he may not bid)
+        out = [] if not calls and self.code.params.get("dealer_must_declare") else ["P"]
         last = next((x for x in reversed(calls) if x.is_bid), None)
         for level in range(1, int(self.code.params.get("max_level", 7)) + 1):
             for strain in self.code.params["trick_values"]:
@@ -635,10 +636,13 @@ class Table:
             if not rv["established"] and (now or rv["trick"] <= done):
                 rv["established"] = True
                 side = Seat(rv["seat"]).side
-                n = sum(1 for r in self.state["revokes"] if r["established"] and Seat(r["seat"]).side is side)
-                both = len({Seat(r["seat"]).side for r in self.state["revokes"] if r["established"]}) == 2
+                # the dummy cannot revoke (law 63): a renounce from his hand counts toward no side's revokes
+                dummy = Seat(self.state["declarer"]).partner.value if self.state["declarer"] else None
+                real = [r for r in self.state["revokes"] if r["established"] and r["seat"] != dummy]
+                n = max(1, sum(1 for r in real if Seat(r["seat"]).side is side))
+                both = len({Seat(r["seat"]).side for r in real}) == 2
                 ans = self._ruled("revoke", Seat(rv["seat"]), {"established": True, "revokes_by_side": n,
-                                                               "both_sides_revoked": both})
+                                                               "both_sides_revoked": both, "quitted": True})
                 self.state["pending"]["revoke"] = rv["trick"]
                 return Answer(True, ans.kind, ans.facts, ans.ruling,
                               note=f"{rv['seat']}'s revoke in trick {rv['trick']} is established: its trick was "
@@ -665,7 +669,7 @@ class Table:
         if rv is None:
             raise InputError("seat", f"{s.value} has no revoke that can still be corrected (a revoke is "
                              "established once its trick is quitted and a card played to the next)")
-        ans = self._ruled("revoke", s, {"established": False})
+        ans = self._ruled("revoke", s, {"established": False, "quitted": False})
         st["pending"]["correction"] = rv["trick"]
         return ans
 
@@ -733,8 +737,24 @@ class Table:
             held = [c for h in st["hands"].values() for c in h]
             assert sorted(played + held) == sorted(c for h in st["original"].values() for c in h)
             assert len(set(played + held)) == 52
+            for seat, hand in st["hands"].items():  # a hand is 13 less the cards it has played
+                gone = sum(1 for t in st["tricks"] for w, _ in t["cards"] if w == seat) + \
+                    sum(1 for w, _ in st["current"] if w == seat)
+                assert len(hand) == 13 - gone, (seat, hand, gone)
+            for seat, cards in st["exposed"].items():  # an exposed card lies face up, still his
+                assert set(cards) <= set(st["hands"][seat]), (seat, cards)
+        for t in st["tricks"]:
+            assert len(t["cards"]) == 4 and t["winner"] in {w for w, _ in t["cards"]}
+        for w, c in st["calls"]:
+            assert w in _LHO and (self.straight or Call(c).text == c), (w, c)
+        assert all(x["seat"] in _LHO for x in st["constraints"]) and set(st["barred"]) <= set(_LHO)
         if st["phase"] == "play":
             assert st["declarer"] and st["leader"]
+            if self.three:  # T8: the dummy opposite the declarer, the three players seated once each
+                seating = st["seating"]
+                assert seating[Seat(st["declarer"]).partner.value] == "dummy"
+                assert sorted(seating.values()) == sorted([x.value for x in Seat if x.value != st["dummy_hand"]]
+                                                          + ["dummy"])
         assert st["pending"] is None or st["pending"]["kind"]
 
     # ------------------------------------------------------------------ remedies
@@ -825,6 +845,9 @@ class Table:
         if st["hands"] is not None:
             st["hands"][seat].append(wrong)
             st["hands"][seat].remove(fix["right"])
+        ex = st["exposed"].get(seat)
+        if ex and fix["right"] in ex:  # an exposed card played in the correction leaves the table's view
+            ex.remove(fix["right"])
         st["current"][fix["index"]] = [seat, fix["right"]]
         st["revokes"] = [r for r in st["revokes"] if not (r["seat"] == seat and r["trick"] == fix["trick"])]
         if len(st["current"]) == 4:
@@ -850,6 +873,9 @@ class Table:
         st = self.state
         if kind == "new_deal":
             st["phase"] = "new_deal"
+            # who deals it: the same dealer where the law says so, else the deal passes in rotation
+            st["next_dealer"] = st["dealer"] if e.get("dealer") == "same" else \
+                (callers(self.dealer, self.code.players)[1].value)
         elif kind == "amend_call" and pending_call:
             self._record_call(Seat(e["seat"]), Call(e["call"]))
         elif kind == "call_stands" and pending_call:
@@ -875,7 +901,8 @@ class Table:
             st["barred"][e["seat"]] = e["until"]
         elif kind == "exposed_card":
             card = e.get("card") or (pending_play[1] if pending_play else None)
-            if card:
+            hand = (st["hands"] or {}).get(e["seat"])
+            if card and card not in st["exposed"].get(e["seat"], []) and (hand is None or card in hand):
                 st["exposed"].setdefault(e["seat"], []).append(card)
         elif kind in ("call_lead", "forbid_lead"):
             st["constraints"].append({"kind": kind, "seat": e.get("seat") or p.get("offender"),
