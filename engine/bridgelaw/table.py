@@ -128,6 +128,14 @@ class Table:
         return tuple(Call(c) for _, c in self.state["calls"])
 
     def next_caller(self) -> Seat:
+        """Whose turn it is to call (straight bridge: to declare, or to double or not)."""
+        if self.straight:
+            step = self.state["straight"]
+            if step["step"] == "declare":
+                return self.dealer
+            if step["step"] == "partner":
+                return self.dealer.partner
+            return Seat(step.get("turn") or self.dealer.lho.value)
         calls = self.state["calls"]
         if not calls:
             return self.dealer
