@@ -51,6 +51,18 @@ def test_json_record_with_a_recorded_choice():
     assert [e.get("applied") for e in rep["events"] if "applied" in e] == ["waive"]
 
 
+def test_a_three_hand_record_replays_reseated_and_scores_player_by_player():
+    import json
+
+    rec = json.loads((ROOT / "examples" / "three-hand-bid-out-of-turn.json").read_text())
+    rep = replay(rec)
+    assert rep["declarer"] == "W" and rep["seating"] == {"N": "E", "E": "dummy", "S": "S", "W": "W"}
+    assert rep["events"][1]["irregularity"] == "call_out_of_turn" and not rep["mismatches"]
+    totals = {k: v["total"] for k, v in rep["score"]["totals"].items()}
+    # T5: 50 to each of S and W; T13: W counts his A, T (12) and the dummy's K (6) separately; 2 odd at 6
+    assert totals == {"E": 6, "S": 56, "W": 80}
+
+
 @pytest.mark.parametrize("text, where, what", [
     ('[Dealer "S"]\n[Auction "S"]\n1H 8C\n', "<pbn>:3:4", "is not a call"),
     ('[Dealer "S"]\n[Auction "S"]\n^I 1H\n', "<pbn>:3:1", "follows no call"),
