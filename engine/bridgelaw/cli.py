@@ -440,11 +440,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 print(f"  note: {ev['note']}")
             elif "applied" in ev:
                 print(f"  -> applied {ev['applied']} ({ev['irregularity'].replace('_', ' ')})")
-            elif not ev.get("legal", True):
+            elif "ruling" in ev:  # an irregularity, or a ruling now due (a revoke established by this card)
+                from .values import Effect, EffectKind
+
                 what = ev.get("call") or ev.get("card") or ev.get("expose")
+                effects = [describe_effect(Effect(EffectKind(e["kind"]), tuple((k, v) for k, v in e.items()
+                                                                              if k != "kind")))
+                           for e in ev["ruling"]["effects"] if e["kind"] != "procedure"]
                 print(f"  {ev['seat']} {what}: {ev['irregularity'].replace('_', ' ')} — "
-                      + "; ".join(f"[{o['id']}] {o.get('label', '')}" for o in ev["ruling"]["options"])
-                      + "; ".join(e["kind"] for e in ev["ruling"]["effects"]))
+                      + "; ".join([*(f"[{o['id']}] {o.get('label', '')}" for o in ev["ruling"]["options"]),
+                                   *effects]))
         for m in rep["mismatches"]:
             print(f"  MISMATCH: {m}")
         if rep.get("declarer"):
