@@ -630,3 +630,18 @@ def test_a_deal_full_of_irregularities_stays_consistent_and_scores(code, cards, 
     if t.state["phase"] == "done":
         sc = t.score()  # it may be empty: both sides revoked and no honours held (law 87)
         assert all(e.law for e in sc.entries)
+
+
+def test_a_bid_of_more_than_seven_is_an_impossible_declaration():
+    t = Table("wcny-1913", "S")
+    t.call("S", "1H")
+    a = t.call("W", "8S")  # law 50: made seven in the suit named, partner barred; or a new deal; or 1H final
+    assert a.kind == "impossible_bid"
+    assert [o.id for o in a.ruling.options] == ["penalize", "new-deal", "last-declaration"]
+    t.apply("penalize")
+    assert t.state["calls"][-1] == ["W", "7S"] and t.state["barred"] == {"E": "adverse_call"}
+    t2 = Table("wcny-1913", "S")
+    t2.call("S", "1H")
+    t2.call("W", "9NT")
+    t2.apply("last-declaration")
+    assert (t2.state["phase"], t2.state["contract"], t2.state["declarer"]) == ("play", "1H", "S")

@@ -20,6 +20,7 @@ while a trick is worth no more than the code's limit.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -55,6 +56,7 @@ _RANK_INDEX = {r: i for i, r in enumerate("23456789TJQKA")}
 _CARD_TEXTS = frozenset(s + r for s in "SHDC" for r in "23456789TJQKA")
 _FULL_DECK = _CARD_TEXTS
 _LHO = {"N": "E", "E": "S", "S": "W", "W": "N"}
+_OVER_SEVEN = re.compile(r"^([89]|1[0-3])(C|D|H|S|R|NT|N)$")
 _TRUMP_OF: dict[tuple[bool, str], str] = {}  # (straight, contract) -> trump suit, "" at no trump
 _DEAL_ORDER = {"N": "NESW", "E": "ESWN", "S": "SWNE", "W": "WNES"}
 
@@ -210,6 +212,10 @@ class Table:
             raise InputError("seat", f"{s.value} is the dummy packet in three-hand (T3): no player sits there")
         if self.straight:
             return self._straight_call(s, call)
+        if isinstance(call, str) and self.detect:
+            over = _OVER_SEVEN.match(call.strip().upper())
+            if over:
+                return self._over_seven(s, over.group(1), over.group(2))
         c = call if isinstance(call, Call) else Call(call, "call")
         if not self.detect:
             self._record_call(s, c)
@@ -240,6 +246,37 @@ class Table:
                 return self._in_turn_irregularity(kind, s, c)
         self._record_call(s, c)
         return self._due() if self.state["pending"] else _LEGAL
+
+    def _over_seven(self, s: Seat, level: str, strain: str) -> Answer:
+        """A bid of more than seven: an impossible declaration (no such call can stand; law 50 makes it
+        seven in the suit named, where the code says so)."""
+        st = self.state
+        if s is not self.next_caller():
+            raise InputError("call", f"{level}{strain} is a bid of more than seven, and out of turn: rule the call "
+                             "out of turn first (report it with the call it would have been)")
+        strain = "NT" if strain in ("N", "NT") else strain
+        if strain not in self.code.params["trick_values"]:
+            raise InputError("call", f"{self.code.id} has no {strain} declaration")
+        bids = [(_SEAT_BY_TEXT[w], Call(x)) for w, x in st["calls"] if x[0].isdigit()]
+        facts: dict[str, Any] = {"seven_call": f"7{strain}"}
+        if bids:
+            facts["previous_bid"] = bids[-1][1].text
+        innocent = [c for w, c in bids if self._adverse(w, s)]
+        facts["innocent_side_has_bid"] = bool(innocent)
+        if innocent:
+            facts["innocent_last_bid"] = innocent[-1].text
+        if self.three:
+            order = callers(self.dealer, 3)
+            nxt = order[(order.index(s) + 1) % 3]
+            third = next(x for x in order if x is not s and x is not nxt)
+            for who, name in ((nxt, "succeeding_player"), (third, "third_player")):
+                facts[name] = who.value
+                own = [c for w, c in bids if w is who]
+                facts[f"{name}_has_bid"] = bool(own)
+                if own:
+                    facts[f"{name}_last_bid"] = own[-1].text
+        st["pending_call"] = [s.value, f"{level}{strain}"]
+        return self._ruled("impossible_bid", s, facts)
 
     def _due(self) -> Answer:
         """A ruling deferred until the declarer was known, now due (the call was legal; apply the ruling)."""
