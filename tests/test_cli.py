@@ -89,6 +89,15 @@ def test_three_hand_auction_reseats_the_table():
     assert run("auction", "--code", "wcny-1913", "--dealer", "S", "P").returncode == 2
 
 
+def test_straight_bridge_auction_reads_the_multiplier_and_the_doubling_still_open():
+    p = run("auction", "--code", "portland-1904", "--dealer", "S", "H", "X", "X", "P")
+    assert "the doubling goes on: E to double or not" in p.stdout and "final declaration" not in p.stdout
+    p = run("auction", "--code", "portland-1904", "--dealer", "S", "H", "X", "X", "P", "P")
+    assert "final declaration H (each trick x4); declarer S" in p.stdout
+    p = run("auction", "--code", "portland-1904", "--dealer", "S", "P", "NT", "P", "P")
+    assert "final declaration NT; declarer S" in p.stdout
+
+
 def test_history_and_audit():
     h = run("history", "one-spade-limit")
     assert h.returncode == 0 and "1913" in h.stdout

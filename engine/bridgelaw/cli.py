@@ -404,10 +404,16 @@ def cmd_auction(args: argparse.Namespace) -> int:
         if moved:
             print(f"T8: the dummy hand goes opposite him, to {out['dummy']}, and {seating[moved]} moves to {moved}")
         print(f"opening lead from {out['leader']} (player {seating[out['leader']]})")
-    elif out["declarer"]:
-        print(f"\nfinal declaration {out['final_declaration']}"
-              + {0: "", 1: " doubled", 2: " redoubled"}.get(out["doubled"], "")
+    elif out["declarer"] and out["phase"] == "play":
+        if table.straight:  # the multiplier: each double doubles
+            doubled = f" (each trick x{out['doubled']})" if out["doubled"] > 1 else ""
+        else:
+            doubled = {0: "", 1: " doubled", 2: " redoubled"}.get(out["doubled"], "")
+        print(f"\nfinal declaration {out['final_declaration']}{doubled}"
               + f"; declarer {out['declarer']}, dummy {out['dummy']}, opening lead from {out['leader']}")
+    elif out["phase"] == "auction" and table.straight and out["declarer"]:
+        print(f"\n{out['final_declaration']} declared; the doubling goes on: {table.next_caller().value} to double "
+              "or not")
     elif out["phase"] == "auction":
         print(f"\nthe auction goes on: {table.next_caller().value} to call")
     return 0
