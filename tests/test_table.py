@@ -645,3 +645,115 @@ def test_a_bid_of_more_than_seven_is_an_impossible_declaration():
     t2.call("W", "9NT")
     t2.apply("last-declaration")
     assert (t2.state["phase"], t2.state["contract"], t2.state["declarer"]) == ("play", "1H", "S")
+
+
+def _one_heart_by_south(code: str = "wcny-1913") -> Table:
+    t = Table(code, "S", DEAL)
+    t.call("S", "1H")
+    _to_play(t)
+    return t
+
+
+def test_the_fourth_hand_playing_before_the_second_is_law_80_and_an_adversary_out_of_turn_is_no_provision():
+    t = _one_heart_by_south()
+    for seat, card in [("W", "CA"), ("N", "C5"), ("E", "C4"), ("S", "C3"), ("W", "DK"), ("N", "D4"), ("E", "D3"),
+                       ("S", "DA")]:
+        t.play(seat, card)
+    t.play("S", "S9")
+    a = t.play("E", "SQ")  # S led; E, the fourth hand, plays before W, the second
+    assert a.facts["position"] == "fourth_before_second"
+    assert [o.id for o in a.ruling.options][:4] == ["highest", "lowest", "win", "lose"]
+    assert a.ruling.laws[0].number == "80"
+    t2 = _one_heart_by_south()
+    t2.play("W", "CA")
+    a = t2.play("E", "C4")  # W's partner plays before the dummy: no law names a penalty
+    assert a.facts["position"] == "other" and a.ruling.effects[0].kind.value == "no_provision"
+    t2.apply()
+    assert t2.state["current"] == [["W", "CA"]] and t2.next_player().value == "N"
+
+
+def test_straight_bridge_doubling_out_of_turn_stands_or_ends_the_doubling():
+    t = Table("portland-1904", "S", DEAL)
+    t.call("S", "H")
+    a = t.call("E", "X")  # the pone doubles before "May I lead?" (law 57): the maker decides
+    assert a.facts["maker"] == "S" and [o.id for o in a.ruling.options] == ["stand", "not-stand"]
+    t.apply("stand")
+    assert t.state["doubled"] == 2 and t.next_caller().value == "S"  # re-doubling may continue
+    t = Table("portland-1904", "S", DEAL)
+    t.call("S", "H")
+    t.call("E", "X")
+    t.apply("not-stand")  # law 58: "there shall be no further doubling in that hand"
+    assert t.state["phase"] == "play" and t.state["doubled"] == 1
+    t = Table("portland-1904", "S", DEAL)
+    t.call("S", "H")
+    t.call("W", "X")
+    a = t.call("N", "XX")  # the maker's partner re-doubles out of turn: the adversary who last doubled decides
+    assert a.facts["call"] == "XX" and a.facts["last_doubler"] == "W" and a.ruling.options[0].chooser == "W"
+
+
+def test_a_three_hand_double_disallowed_may_not_be_made_by_the_other_player():
+    t = Table("wcny-1913-three-hand", "S", DEAL)
+    t.call("S", "1H")
+    t.call("E", "X")  # W's turn (T10)
+    t.apply("disallow")
+    assert "X" not in t.legal_calls()
+    with pytest.raises(bridgelaw.InputError, match="may not double this declaration"):
+        t.call("W", "X")
+    t.call("W", "2C")
+    assert t.call("E", "X").legal  # a new declaration: it may be doubled
+
+
+def test_a_corrected_revoke_and_cards_played_together_leave_the_right_cards_exposed():
+    t = _one_heart_by_south()
+    t.play("W", "DK")
+    t.play("N", "D4")
+    t.play("E", "S2")  # E holds diamonds
+    t.correct_revoke("E")
+    t.apply("exposed", card="D3")  # law 86: the card played in error is exposed, to be called
+    assert t.state["exposed"] == {"E": ["S2"]} and t.state["current"][-1] == ["E", "D3"]
+    t2 = _one_heart_by_south()
+    t2.play_together("W", ["S8", "S4"])
+    t2.apply("call-one", card="S8")  # law 70: one called to the trick, the other exposed
+    assert t2.state["exposed"] == {"W": ["S4"]} and t2.legal_cards() == ["S8"]
+
+
+def test_the_one_remedy_a_law_offers_may_be_declined():
+    t = Table("wcny-1913", "S", DEAL)
+    t.call("S", "1H")
+    t.expose("E", "SA")
+    t.apply()
+    ans = _to_play(t)
+    assert [o.id for o in ans.ruling.options] == ["forbid-lead"]  # law 65: the declarer "may" prohibit
+    t.apply()  # he does not
+    assert t.state["constraints"] == [] and t.state["log"][-1]["applied"] == "declined"
+    with pytest.raises(bridgelaw.InputError, match="choose one of"):
+        t2 = _one_heart_by_south()
+        a = t2.play("E", "SA")  # a lead out of turn: two remedies, one must be named
+        t2.apply()
+
+
+def test_penalties_exacted_before_a_new_deal_still_score():
+    t = Table("wcny-1913-three-hand", "S", DEAL)
+    t.call("S", "1H")
+    t.call("E", "2C")  # T5: 50 to each of S and W
+    t.apply()
+    t.call("W", "8S")  # an impossible declaration: E demands a new deal
+    t.apply("new-deal", by="E")
+    assert t.state["phase"] == "new_deal" and t.state["next_dealer"] == "W"
+    totals = {k: v["total"] for k, v in t.score().to_dict()["totals"].items()}
+    assert totals == {"E": 0, "S": 50, "W": 50}
+
+
+def test_bad_state_and_bad_choices_are_named():
+    with pytest.raises(bridgelaw.InputError, match="state"):
+        Table.from_json("{}")
+    with pytest.raises(bridgelaw.InputError, match="state"):
+        Table.from_json("[1]")
+    t = _one_heart_by_south()
+    t.play("E", "SA")  # W's partner leads out of turn (law 76): a suit may be called
+    with pytest.raises(bridgelaw.InputError, match="suit"):
+        t.apply("call-suit", suit="hearts")
+    with pytest.raises(bridgelaw.InputError, match="suit the chooser names"):
+        t.apply("call-suit")
+    t.apply("call-suit", suit="H")
+    t.check()

@@ -216,6 +216,9 @@ def describe_effect(e: Any) -> str:
     kind = d.pop("kind")
     if kind == "score":
         return f"{d['points']} points to {d.get('side') or d.get('player')} in the {d['column']} score"
+    if kind == "no_double":
+        who = f"{d['seat']} may not double" if d.get("seat") else "no further doubling"
+        return who + (" in this hand" if d["scope"] == "hand" else " the declaration now standing")
     if kind == "transfer_tricks":
         return f"{d['count']} tricks transferred from {d['from']} to {d['to']}"
     if kind == "procedure":

@@ -72,6 +72,7 @@ EFFECT_FIELDS: dict[EffectKind, dict[str, tuple[Type | str, bool]]] = {
     EffectKind.PAY_STAKES: {"seat": (SEAT, False)},
     EffectKind.AVERAGE_SCORE: {"text": (_LIT, False)},
     EffectKind.HONOURS_ONLY: {"side": (SIDE, True)},
+    EffectKind.NO_DOUBLE: {"seat": (SEAT, False), "scope": (Type("str", ("hand", "declaration")), True)},
 }
 
 # --------------------------------------------------------------------------

@@ -79,7 +79,8 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
         s[name]["properties"]["code"] = {"type": "string", "enum": code_ids}
     # a rubber's deals take their code from the rubber (as the engine and the casebook have them)
     deal = copy.deepcopy(s["ScoreResult"])
-    deal["required"] = [r for r in deal["required"] if r != "code"]
+    for branch in ("then", "else"):  # a deal played, or one ended without play (new_deal)
+        deal[branch]["required"] = [r for r in deal[branch]["required"] if r != "code"]
     deal["description"] = "one deal of a rubber: the code may be left to the rubber"
     s["ScoreRubberDeal"] = deal
     s["ScoreRubber"]["properties"]["deals"]["items"] = _ref("ScoreRubberDeal")

@@ -251,7 +251,7 @@ def _req_int(result: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
 
 
 _RESULT_KEYS = ("code", "dealer", "declarer", "contract", "tricks", "deal", "honours", "chicane", "revokes",
-                "penalties", "original_one_spade", "dummy", "note")
+                "penalties", "original_one_spade", "dummy", "note", "new_deal")
 
 
 _RESULT_KEY_SET = frozenset(_RESULT_KEYS)
@@ -272,9 +272,49 @@ def score(result: Mapping[str, Any]) -> Score:
         if code.players == 3:
             return _score_three_hand_rubber(code, result)
         return _score_rubber(code, result)
+    if result.get("new_deal") is not None:
+        return _score_without_play(code, result)
     if code.players == 3:
         return _score_three_hand(code, result)
     return _score_deal(code, result)
+
+
+_NO_PLAY_KEYS = ("code", "dealer", "dummy", "new_deal", "penalties", "note")
+
+
+def _score_without_play(code: Code, result: Mapping[str, Any]) -> Score:
+    """A deal that ends without play (a new deal demanded, or every player passed): only the penalties
+    exacted before it ended score."""
+    for k in result:
+        if k not in _NO_PLAY_KEYS:
+            raise InputError(str(k), f"a deal without play has no {k}; its fields are {', '.join(_NO_PLAY_KEYS)}")
+    if result["new_deal"] is not True:
+        raise InputError("new_deal", f"expected true (the deal ended without play), got {result['new_deal']!r}")
+    sheet = _Sheet(code)
+    pens = result.get("penalties") or []
+    if not isinstance(pens, list):
+        raise InputError("penalties", "expected a list of {side, points, law}")
+    three = code.players == 3
+    for i, pen in enumerate(pens):
+        where = f"penalties[{i}]"
+        if not isinstance(pen, Mapping) or not isinstance(pen.get("points"), int) or "law" not in pen:
+            raise InputError(where, "expected {side: " + ("<player seat>" if three else "NS|EW")
+                             + ", points: N, law: \"54\"}")
+        if code.law(str(pen["law"])) is None:
+            raise InputError(f"{where}.law", f"{code.id} has no law {pen['law']!r}")
+        if three:
+            who: Seat | Side = Seat.parse(pen.get("side"), f"{where}.side")
+        elif pen.get("side") in ("NS", "EW"):
+            who = Side(pen["side"])
+        else:
+            raise InputError(f"{where}.side", f"expected NS or EW, got {pen.get('side')!r}")
+        sheet.add(who, str(pen.get("column", "honour")), pen["points"], str(pen.get("reason", "penalty")), "",
+                  str(pen["law"]))
+    sheet.notes.append("the deal ended without play: only the penalties exacted in it score")
+    if three:
+        dummy, players = _players(code, result, "")
+        return Score(code.id, tuple(sheet.entries), tuple(sheet.notes), players=players)
+    return _new_score(code.id, tuple(sheet.entries), tuple(sheet.notes))
 
 
 def _score_deal(code: Code, result: Mapping[str, Any], where: str = "", cap_revokers: bool = True) -> Score:
@@ -623,7 +663,10 @@ def _score_rubber(code: Code, rubber: Mapping[str, Any]) -> Score:
             raise InputError(f"deals[{i}]", "the rubber was already won: this deal belongs to the next rubber")
         if not isinstance(d, Mapping):
             raise InputError(f"deals[{i}]", "expected a deal result")
-        s = _score_deal(code, {"code": code.id, **d}, f"deals[{i}].")
+        if d.get("new_deal") is not None:  # ended without play: its penalties only
+            s = _score_without_play(code, {"code": code.id, **d})
+        else:
+            s = _score_deal(code, {"code": code.id, **d}, f"deals[{i}].")
         if s.capped:
             raw = _score_deal(code, {"code": code.id, **d}, f"deals[{i}].", cap_revokers=False)
             cap = int(p["revoking_side_max_score"])
@@ -895,7 +938,10 @@ def _score_three_hand_rubber(code: Code, rubber: Mapping[str, Any]) -> Score:
     for i, d in enumerate(deals):
         if winner is not None:
             raise InputError(f"deals[{i}]", "the rubber was already won: this deal belongs to the next rubber")
-        s = _score_three_hand(code, {"code": code.id, **d}, f"deals[{i}].")
+        if isinstance(d, Mapping) and d.get("new_deal") is not None:
+            s = _score_without_play(code, {"code": code.id, **d})
+        else:
+            s = _score_three_hand(code, {"code": code.id, **d}, f"deals[{i}].")
         players = s.players
         scored.append(s)
         entries.extend(s.entries)

@@ -286,6 +286,12 @@ class Table:
                       "is now due: apply it before the play")
 
     def _double_problem(self, s: Seat, c: Call) -> str | None:
+        if c.kind is CallKind.DOUBLE and self.state.get("no_double"):
+            last_bid = max((i for i, (_, x) in enumerate(self.state["calls"]) if x[0].isdigit()), default=-1)
+            for nd in self.state["no_double"]:
+                if (nd["seat"] in (None, s.value)) and (nd["scope"] == "hand" or nd["bid"] == last_bid):
+                    raise InputError("call", f"{s.value} may not double " + ("in this hand" if nd["scope"] == "hand"
+                                     else "this declaration") + " (a penalty in force)")
         seq = [(Seat(x), Call(y)) for x, y in self.state["calls"]]
         last_bid_i = max((i for i, (_, x) in enumerate(seq) if x.is_bid), default=None)
         if last_bid_i is None:
@@ -421,12 +427,23 @@ class Table:
         turn = Seat(st["turn"])
         if s is not turn:
             self.state["pending_call"] = [s.value, text]
-            return self._ruled("double_out_of_turn", s, {"call": "X" if text != "P" else "P"})
+            facts: dict[str, Any] = {"call": "P" if text == "P" else "XX" if self.state["doubled"] > 1 else "X",
+                                     "maker": self.state["maker"]}
+            last = st["last"].get(s.side.other.value)
+            if last:
+                facts["last_doubler"] = last
+            return self._ruled("double_out_of_turn", s, facts)
+        return self._straight_double(s, text)
+
+    def _straight_double(self, s: Seat, text: str) -> Answer:
+        """A double (X or XX: each doubles the trick's value) or a "no" (P) in straight bridge's doubling."""
+        st = self.state["straight"]
         self.state["calls"].append([s.value, "X" if text != "P" else "P"])
         limit = self.code.params.get("doubling_limit")
         value = int(self.code.params["trick_values"][self.state["contract"]])
         if text in ("X", "XX"):
             if isinstance(limit, int) and value * self.state["doubled"] >= limit:
+                self.state["calls"].pop()
                 raise InputError("call", f"the doubling has reached the limit of {limit} points a trick")
             self.state["doubled"] *= 2
             st["last"][s.side.value] = s.value
@@ -436,13 +453,13 @@ class Table:
             st["turn"] = st["last"].get(other.value) or self.state["maker"]
             if isinstance(limit, int) and value * self.state["doubled"] >= limit:
                 self._begin_straight_play()  # the limit is reached: no more doubling
-            return Answer(True)
+            return _LEGAL
         st["declined"].append(s.value)
         if s.partner.value in st["declined"]:
             self._begin_straight_play()
         else:
             st["turn"] = s.partner.value
-        return Answer(True)
+        return _LEGAL
 
     def _begin_straight_play(self) -> None:
         self.state["phase"] = "play"
@@ -494,10 +511,20 @@ class Table:
             s = _SEAT_BY_TEXT[sv]
             if not cur:
                 return self._ruled("lead_out_of_turn", s, {"card": ct, "proper_leader": expected,
-                                                           "trick": trick_no, "accepted": False})
-            position = "fourth_before_second" if sv == _LHO[expected] and len(cur) == 1 \
-                else "leads_before_partner_played"
-            return self._ruled("premature_play", s, {"trick": trick_no, "position": position})
+                                                           "trick": trick_no, "accepted": False,
+                                                           "followed_by": "nobody"})  # caught at once
+            leader = cur[0][0]
+            facts: dict[str, Any] = {"trick": trick_no}
+            if any(w == sv for w, _ in cur):  # he has played to this trick: he leads to the next too soon
+                facts["position"] = "leads_before_partner_played"
+            elif len(cur) == 1 and sv == _LHO[_LHO[_LHO[leader]]]:  # the fourth hand before the second
+                facts["position"] = "fourth_before_second"
+            elif len(cur) == 1 and sv == _LHO[_LHO[leader]] and st["declarer"] and \
+                    _SEAT_BY_TEXT[sv].side is _SEAT_BY_TEXT[st["declarer"]].side:  # the declarer third before second
+                facts["position"] = "third_before_second"
+            else:
+                facts["position"] = "other"
+            return self._ruled("premature_play", s, facts)
         # obligations from earlier penalties: a called or forbidden lead, a called card, highest or lowest,
         # win or lose the trick
         if st["constraints"] and hands is not None:
@@ -759,7 +786,9 @@ class Table:
         for c in cards:
             if self.state["hands"] is not None and Card(c).text not in self.state["hands"][s.value]:
                 raise InputError("cards", f"{s.value} does not hold {c}")
-        return self._ruled("extra_card_played", s, {"simultaneous": True, "corrected": False})
+        ans = self._ruled("extra_card_played", s, {"simultaneous": True, "corrected": False})
+        self.state["pending"]["together"] = [Card(c).text for c in cards]
+        return ans
 
     def report(self, kind: str, seat: str | Seat, **facts: Any) -> Answer:
         """An irregularity the table cannot see for itself — a remark by the dummy, a consultation, a
@@ -812,6 +841,10 @@ class Table:
         p = self.state["pending"]
         if not p:
             raise InputError("option", "no ruling is waiting")
+        if suit is not None and suit not in ("C", "D", "H", "S"):
+            raise InputError("suit", f"expected a suit C, D, H or S, got {suit!r}")
+        if card is not None:
+            card = Card(card, "card").text
         r = rule(p["incident"])
         if r.questions and option is None and self.state["phase"] == "auction" \
                 and all(q.fact == "declarer" for q in r.questions):
@@ -819,8 +852,10 @@ class Table:
         if r.questions:
             raise InputError("option", "the ruling still asks: " + "; ".join(q.ask for q in r.questions))
         chosen: Option | None = None
-        if r.options:
-            oid = option.id if isinstance(option, Option) else option
+        oid = option.id if isinstance(option, Option) else option
+        # the one remedy a law offers ("may demand ...") may be declined: the irregular call or card stands
+        declined = bool(r.options) and oid is None and len({o.id for o in r.options}) == 1
+        if r.options and not declined:
             ids = [o.id for o in r.options]
             if oid not in ids:
                 raise InputError("option", f"choose one of {', '.join(ids)}; got {oid!r}")
@@ -835,6 +870,10 @@ class Table:
             same = next((e for e in effects if e.to_dict() == done), None)
             if same is not None:
                 effects.remove(same)
+        for e in effects:  # what the chooser must name, asked before anything moves
+            if e.kind.value in ("call_lead", "forbid_lead") and not e.get("suit") and not suit:
+                raise InputError("suit", f"the remedy {'calls' if e.kind.value == 'call_lead' else 'forbids'} a "
+                                 "suit the chooser names: apply(..., suit=...)")
         fix = self._correction(p, effects, card) if p.get("correction") else None
         pending_call = self.state.pop("pending_call", None)
         pending_play = self.state.pop("pending_play", None)
@@ -845,17 +884,22 @@ class Table:
         # hand (exposed, if a remedy says so), and the turn stays where it was (law 49 for a pass)
         law = chosen.law if chosen and chosen.law else (r.laws[0].number if r.laws else "")
         entry = self.state["log"][-1]
+        if declined:
+            if pending_call:
+                self._effect({"kind": "call_stands"}, pending_call, None, None, p)
+            elif pending_play:
+                self._effect({"kind": "trick_stands"}, None, pending_play, None, p)
+        if fix:  # the card played in error back in his hand (exposed, if a remedy says so), the right one played
+            self._substitute(fix)
         for e in effects:
             if fix and e.kind.value in ("play_highest", "play_lowest"):
                 continue  # carried out by the correction: the card substituted is his highest or lowest
             self._effect(e.to_dict(), pending_call, pending_play, suit, p, law, card)
-        if fix:
-            self._substitute(fix)
         if p["kind"] == "revoke":
             for rv in self.state["revokes"]:
                 if rv["trick"] == p.get("revoke") and rv["seat"] == p["offender"]:
                     rv["choice"] = chosen.id if chosen else None
-        entry["applied"] = chosen.id if chosen else "effects"
+        entry["applied"] = chosen.id if chosen else "declined" if declined else "effects"
         return r
 
     def _correction(self, p: Mapping[str, Any], effects: list[Any], card: str | None) -> dict[str, Any]:
@@ -945,10 +989,13 @@ class Table:
         elif kind == "bar":
             st["barred"][e["seat"]] = e["until"]
         elif kind == "exposed_card":
-            card = e.get("card") or (pending_play[1] if pending_play else None)
+            # the card named, the card played in error, or (cards played together) all but the one called
+            shown = [e["card"]] if e.get("card") else [pending_play[1]] if pending_play else \
+                [c for c in p.get("together", ()) if c != card]
             hand = (st["hands"] or {}).get(e["seat"])
-            if card and card not in st["exposed"].get(e["seat"], []) and (hand is None or card in hand):
-                st["exposed"].setdefault(e["seat"], []).append(card)
+            for c in shown:
+                if c not in st["exposed"].get(e["seat"], []) and (hand is None or c in hand):
+                    st["exposed"].setdefault(e["seat"], []).append(c)
         elif kind in ("call_lead", "forbid_lead"):
             st["constraints"].append({"kind": kind, "seat": e.get("seat") or p.get("offender"),
                                       "suit": e.get("suit") or suit})
@@ -973,6 +1020,13 @@ class Table:
             self._lay(pending_play[0], pending_play[1])
             if len(st["current"]) == 4:
                 self._quit_trick()
+        elif kind == "no_double":
+            if e["scope"] == "hand" and self.straight and st["straight"]["step"] == "double":
+                self._begin_straight_play()  # no further doubling in that hand: the play begins
+            else:
+                bids = [i for i, (_, x) in enumerate(st["calls"]) if x[0].isdigit()]
+                st.setdefault("no_double", []).append({"seat": e.get("seat"), "scope": e["scope"],
+                                                       "bid": bids[-1] if bids else -1})
         elif kind == "score":
             st["penalties"].append({**({"player": e["player"]} if "player" in e else {"side": e["side"]}),
                                     "column": e["column"], "points": e["points"], "cite": law,
@@ -982,6 +1036,9 @@ class Table:
     def _straight_stands(self, pending_call: list[str]) -> None:
         s, text = Seat(pending_call[0]), pending_call[1]
         st = self.state["straight"]
+        if st["step"] == "double":  # a double out of turn allowed to stand: the doubling goes on from it
+            self._straight_double(s, text)
+            return
         if st["step"] in ("declare", "partner") and text != "P":
             self.state["calls"].append([s.value, text])
             self.state.update(contract=text, maker=s.value, declarer=self.dealer.value, doubled=1)
@@ -992,6 +1049,8 @@ class Table:
     def result(self) -> dict[str, Any]:
         """The deal as a scoring result (``schema/score.schema.json``)."""
         st = self.state
+        if st["phase"] in ("new_deal", "passed_out"):
+            return self._result_without_play()
         if st["phase"] != "done":
             raise InputError("phase", f"the deal is not finished (phase {st['phase']})")
         declarer = Seat(st["declarer"])
@@ -1018,6 +1077,26 @@ class Table:
         if pens:
             res["penalties"] = [{"side": x["side"], "points": x["points"], "column": x["column"],
                                  "law": x.get("cite") or self._law_of(x["law"])} for x in pens]
+        return res
+
+    def _result_without_play(self) -> dict[str, Any]:
+        """A deal ended by a new deal (or passed out): the penalties exacted before it ended still score."""
+        st = self.state
+        res: dict[str, Any] = {"code": self.code.id, "new_deal": True}
+        if self.three:
+            res["dummy"] = st["dummy_hand"]
+        pens = []
+        for x in st["penalties"]:
+            if "player" in x:
+                who = [x["player"]]
+            elif self.three:  # seats as they sat for the auction
+                who = [w.value for w in Seat if w.side.value == x["side"] and w.value != st["dummy_hand"]]
+            else:
+                who = [x["side"]]
+            pens += [{"side": w, "points": x["points"], "column": x["column"],
+                      "law": x.get("cite") or self._law_of(x["law"])} for w in who]
+        if pens:
+            res["penalties"] = pens
         return res
 
     def _three_hand_result(self, res: dict[str, Any]) -> dict[str, Any]:
@@ -1075,7 +1154,17 @@ class Table:
 
     @classmethod
     def from_json(cls, text: str) -> "Table":
-        data = json.loads(text)
+        """A table from its JSON state (as :meth:`to_json` writes it)."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as e:
+            raise InputError("state", f"not JSON: {e}") from None
+        if not isinstance(data, dict):
+            raise InputError("state", f"expected a table's state (an object), got {type(data).__name__}")
+        missing = [k for k in ("code", "dealer", "phase", "calls", "hands", "tricks", "current", "pending")
+                   if k not in data]
+        if missing:
+            raise InputError("state", "not a table's state: it lacks " + ", ".join(missing))
         t = cls(data["code"], data["dealer"])
         t.state = data
         return t

@@ -311,6 +311,7 @@ class EffectKind(str, enum.Enum):
     PAY_STAKES = "pay_stakes"
     AVERAGE_SCORE = "average_score"
     HONOURS_ONLY = "honours_only"
+    NO_DOUBLE = "no_double"
 
     def __str__(self) -> str:
         return self.value
