@@ -481,6 +481,10 @@ def test_a_called_exposed_card_must_be_played_when_it_can_be():
     assert t.legal_cards() == ["SA"]
     a = t.play("E", "SQ")
     assert a.kind == "failure_to_play_as_directed" and "must play SA" in a.note
+    assert a.facts["obligation"] == "called_card" and a.ruling.laws[0].number == "75"  # no revoke (law 73)
+    t.apply()  # law 75: the card played stands; the call may be repeated until the card is played
+    assert t.state["current"][-1] == ["E", "SQ"] and t.state["exposed"] == {"E": ["SA"]}
+    assert not t.state["revokes"]
 
 
 def test_an_irregularity_the_table_cannot_see_is_reported_and_ruled():

@@ -56,6 +56,11 @@ _RANK_INDEX = {r: i for i, r in enumerate("23456789TJQKA")}
 _CARD_TEXTS = frozenset(s + r for s in "SHDC" for r in "23456789TJQKA")
 _FULL_DECK = _CARD_TEXTS
 _LHO = {"N": "E", "E": "S", "S": "W", "W": "N"}
+def _binds(con: Mapping[str, Any], seat: str) -> bool:
+    """Does a penalty in force bind ``seat`` (its seat, or his partner's where it binds either of them)?"""
+    return con["seat"] == seat or bool(con.get("either")) and _LHO[_LHO[con["seat"]]] == seat
+
+
 _OVER_SEVEN = re.compile(r"^([89]|1[0-3])(C|D|H|S|R|NT|N)$")
 _TRUMP_OF: dict[tuple[bool, str], str] = {}  # (straight, contract) -> trump suit, "" at no trump
 _DEAL_ORDER = {"N": "NESW", "E": "ESWN", "S": "SWNE", "W": "WNES"}
@@ -531,7 +536,8 @@ class Table:
             allowed, why = self._obliged(sv, hands[sv], cur)
             if allowed is not None and ct not in allowed:
                 st["pending_play"] = [sv, ct]
-                ans = self._ruled("failure_to_play_as_directed", _SEAT_BY_TEXT[sv], {"corrected": False})
+                ans = self._ruled("failure_to_play_as_directed", _SEAT_BY_TEXT[sv],
+                                  {"corrected": False, "obligation": self._broken(sv, ct, hands[sv], cur)})
                 return Answer(False, ans.kind, ans.facts, ans.ruling,
                               note=f"{sv} {why}: {' or '.join(allowed)}, not {ct}")
         if hands is None or st["exposed"] or st["constraints"]:
@@ -568,7 +574,7 @@ class Table:
     def _obliged(self, sv: str, hand: list[str], cur: list[list[str]]) -> tuple[list[str] | None, str]:
         """The cards the penalties in force leave ``sv`` (None: no obligation), and the obligation in words.
         Each yields where the hand cannot meet it, and none makes a player revoke."""
-        cons = [c for c in self.state["constraints"] if c["seat"] == sv]
+        cons = [c for c in self.state["constraints"] if _binds(c, sv)]
         if not cons:
             return None, ""
         allowed = list(hand)
@@ -600,6 +606,23 @@ class Table:
                     allowed, _ = [c for c in allowed if c in want] or want, why.append(
                         f"must {k[:-6]} the trick if he can (a penalty)")
         return allowed, "; ".join(why)
+
+    def _broken(self, sv: str, ct: str, hand: list[str], cur: list[list[str]]) -> str:
+        """Which penalty in force the card ``ct`` breaks (the first that leaves it out)."""
+        names = {"forbid_lead": "forbidden_suit", "call_lead": "called_suit", "play_card": "called_card",
+                 "forbid_card": "forbidden_card", "play_highest": "highest_or_lowest",
+                 "play_lowest": "highest_or_lowest", "win_trick": "win_or_lose", "lose_trick": "win_or_lose"}
+        for con in self.state["constraints"]:
+            if _binds(con, sv):
+                saved = self.state["constraints"]
+                self.state["constraints"] = [con]
+                try:
+                    allowed, _ = self._obliged(sv, hand, cur)
+                finally:
+                    self.state["constraints"] = saved
+                if allowed is not None and ct not in allowed:
+                    return names[con["kind"]]
+        return "called_card"
 
     def _would_win(self, cur: list[list[str]], card: str) -> bool:
         trump, led = self._trump(), cur[0][1][0]
@@ -678,7 +701,7 @@ class Table:
         st["current"].append([sv, ct])
         if st["constraints"]:
             leading = len(st["current"]) == 1
-            st["constraints"] = [x for x in st["constraints"] if x["seat"] != sv
+            st["constraints"] = [x for x in st["constraints"] if not _binds(x, sv)
                                  or (x["kind"] in ("forbid_lead", "call_lead") and not leading)]
 
     def _quit_trick(self) -> None:
@@ -997,8 +1020,11 @@ class Table:
                 if c not in st["exposed"].get(e["seat"], []) and (hand is None or c in hand):
                     st["exposed"].setdefault(e["seat"], []).append(c)
         elif kind in ("call_lead", "forbid_lead"):
+            # a suit called after a lead out of turn, the law naming no one: "from the offender or his partner"
+            # when either of them next leads (1904 law 80, 1913 law 76)
+            either = kind == "call_lead" and not e.get("seat") and p["kind"] == "lead_out_of_turn"
             st["constraints"].append({"kind": kind, "seat": e.get("seat") or p.get("offender"),
-                                      "suit": e.get("suit") or suit})
+                                      "suit": e.get("suit") or suit, **({"either": True} if either else {})})
         elif kind in ("play_highest", "play_lowest", "win_trick", "lose_trick"):
             st["constraints"].append({"kind": kind, "seat": e["seat"]})
         elif kind == "play_card":
