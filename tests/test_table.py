@@ -84,6 +84,23 @@ def legal_card(t: Table, rnd: random.Random) -> tuple[Seat, str]:
     return seat, rnd.choice(legal)
 
 
+def play_a_revoke(t: Table, rnd: random.Random):
+    """Play on until a player holding the suit led plays another; then on until the revoke is established
+    (its trick quitted and a card played to the next, or the deal over): the answer that rules it."""
+    while t.state["phase"] == "play":
+        seat = t.next_player()
+        hand = t.state["hands"][seat.value]
+        cur = t.state["current"]
+        if cur and any(c[0] == cur[0][1][0] for c in hand) and any(c[0] != cur[0][1][0] for c in hand):
+            ans = t.play(seat, next(c for c in hand if c[0] != cur[0][1][0]))
+            while ans.ruling is None and t.state["phase"] == "play":
+                assert not t.state["revokes"][0]["established"]
+                ans = t.play(*legal_card(t, rnd))
+            return ans
+        assert t.play(*legal_card(t, rnd)).legal
+    return None
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), code=st.sampled_from(FOUR_HANDED), cards=st.permutations(CARDS),
        dealer=st.sampled_from("NESW"), seed=st.integers(0, 10 ** 6))
@@ -131,23 +148,7 @@ def test_an_injected_irregularity_is_detected_ruled_and_applied(data, code, card
             a = t.play("N", t.state["hands"]["N"][0])
             assert a.kind == "lead_out_of_turn"
         else:
-            # find a revoke: a seat that holds the suit led but plays another
-            a = None
-            while t.state["phase"] == "play" and a is None:
-                seat = t.next_player()
-                hand = t.state["hands"][seat.value]
-                cur = t.state["current"]
-                if cur and any(c[0] == cur[0][1][0] for c in hand) and any(c[0] != cur[0][1][0] for c in hand):
-                    ans = t.play(seat, next(c for c in hand if c[0] != cur[0][1][0]))
-                    # established when its trick is quitted and a card is played to the next (or the deal ends)
-                    while ans.ruling is None and t.state["phase"] == "play":
-                        assert not t.state["revokes"][0]["established"]
-                        s2, c2 = legal_card(t, rnd)
-                        ans = t.play(s2, c2)
-                    a = ans
-                    break
-                s2, c2 = legal_card(t, rnd)
-                assert t.play(s2, c2).legal
+            a = play_a_revoke(t, rnd)
             if a is None:
                 return
             assert a.kind == "revoke" and a.facts["established"] is True
@@ -352,18 +353,7 @@ def test_three_hand_irregularities_are_detected_ruled_applied_and_scored(cards, 
         r = a.ruling
         t.apply(r.options[0].id if r.options else None, suit="C")
     elif which == "revoke":
-        a = None
-        while t.state["phase"] == "play" and a is None:
-            seat = t.next_player()
-            hand = t.state["hands"][seat.value]
-            cur = t.state["current"]
-            if cur and any(c[0] == cur[0][1][0] for c in hand) and any(c[0] != cur[0][1][0] for c in hand):
-                ans = t.play(seat, next(c for c in hand if c[0] != cur[0][1][0]))
-                while ans.ruling is None and t.state["phase"] == "play":
-                    ans = t.play(*legal_card(t, rnd))
-                a = ans
-                break
-            assert t.play(*legal_card(t, rnd)).legal
+        a = play_a_revoke(t, rnd)
         if a is not None:
             assert a.kind == "revoke"
             t.apply(a.ruling.options[0].id if a.ruling.options else None)
