@@ -722,7 +722,7 @@ def test_the_one_remedy_a_law_offers_may_be_declined():
     assert t.state["constraints"] == [] and t.state["log"][-1]["applied"] == "declined"
     with pytest.raises(bridgelaw.InputError, match="choose one of"):
         t2 = _one_heart_by_south()
-        a = t2.play("E", "SA")  # a lead out of turn: two remedies, one must be named
+        t2.play("E", "SA")  # a lead out of turn: two remedies, one must be named
         t2.apply()
 
 

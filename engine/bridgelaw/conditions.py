@@ -103,6 +103,11 @@ class Arith(Node):
 Expr = Union[Lit, Path, FnCall, ListExpr, Not, BoolOp, Compare, Arith]
 
 
+def _at(n: int | None) -> int:
+    """A token's line or column (lark always sets them for tokens the lexer made)."""
+    return n or 1
+
+
 @lru_cache(maxsize=1)
 def _shaper() -> Any:
     """lark's Transformer that shapes the tree; built on first use so a warm start never imports lark."""
@@ -113,10 +118,10 @@ def _shaper() -> Any:
         """Only shapes lark's tree into our dataclasses; it checks nothing."""
 
         def int_(self, meta: Any, c: list[Token]) -> Lit:
-            return Lit(c[0].line, c[0].column, int(c[0]))
+            return Lit(_at(c[0].line), _at(c[0].column), int(c[0]))
 
         def string(self, meta: Any, c: list[Token]) -> Lit:
-            return Lit(c[0].line, c[0].column, str(c[0])[1:-1])
+            return Lit(_at(c[0].line), _at(c[0].column), str(c[0])[1:-1])
 
         def true(self, meta: Any, c: list[Any]) -> Lit:
             return Lit(meta.line, meta.column, True)
@@ -125,7 +130,7 @@ def _shaper() -> Any:
             return Lit(meta.line, meta.column, False)
 
         def path(self, meta: Any, c: list[Token]) -> Path:
-            return Path(c[0].line, c[0].column, tuple(str(t) for t in c))
+            return Path(_at(c[0].line), _at(c[0].column), tuple(str(t) for t in c))
 
         def call(self, meta: Any, c: list[Any]) -> FnCall:
             name = c[0]
@@ -215,7 +220,7 @@ def parse(text: str, where: Where | None = None) -> Expr:
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as e:
-        raise where.at(e.line, e.column, f"unexpected character {text[e.pos_in_stream]!r} in condition") from None
+        raise where.at(e.line, e.column, f"unexpected character {text[e.pos_in_stream or 0]!r} in condition") from None
     except UnexpectedEOF as e:
         expected = ", ".join(sorted(_pretty(t) for t in e.expected))
         lines = text.splitlines() or [""]

@@ -41,7 +41,7 @@ class Contract:
 class ScoreEntry(NamedTuple):
     """One line of a score: who, which column, how many points, why, and the law."""
 
-    side: Side
+    side: Side | Seat  # a partnership; in three-hand, a player
     column: str  # "trick" | "honour"
     points: int
     reason: str
@@ -237,7 +237,7 @@ class _Sheet:
                              f"(parameters.yaml has no cite.{rule})")
         return law
 
-    def add(self, side: Side, column: str, points: int, reason: str, rule: str, law: str | None = None) -> None:
+    def add(self, side: Side | Seat, column: str, points: int, reason: str, rule: str, law: str | None = None) -> None:
         if points:
             self.entries.append(ScoreEntry(side, column, int(points), reason, law or self.law(rule)))
             self.rules.append(rule)
@@ -646,7 +646,7 @@ def _score_rubber(code: Code, rubber: Mapping[str, Any]) -> Score:
         raise InputError("deals", "expected a list of deal results")
     for k in rubber:
         if k not in ("code", "deals", "unfinished", "note"):
-            raise InputError(str(k), f"unknown field; a rubber has code, deals, unfinished")
+            raise InputError(str(k), "unknown field; a rubber has code, deals, unfinished")
     p = code.params
     game_points = int(p["game_points"])
     to_win = int(p["rubber_games"])
@@ -947,7 +947,8 @@ def _score_three_hand_rubber(code: Code, rubber: Mapping[str, Any]) -> Score:
         entries.extend(s.entries)
         for e in s.entries:
             if e.column == "trick":
-                below[e.side] = below.get(e.side, 0) + e.points  # type: ignore[index]
+                assert isinstance(e.side, Seat)
+                below[e.side] = below.get(e.side, 0) + e.points
         for seat, pts in list(below.items()):
             if pts >= game_points:
                 won[seat] = won.get(seat, 0) + 1

@@ -25,8 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .errors import InputError
-from .facts import auction_result, callers, higher
+from .facts import callers, higher
 from .loader import Code, load_code
+from .dealresult import deal_result
+from .obligations import RANK_INDEX, binds, broken, obliged
 from .referee import rule
 from .scoring import Score, parse_deal, score
 from .values import _SEAT_BY_TEXT, Call, CallKind, Card, Option, Ruling, Seat
@@ -52,15 +54,11 @@ class Answer:
 
 _SUIT_ORDER = "CDHS"
 _LEGAL = Answer(True)
-_RANK_INDEX = {r: i for i, r in enumerate("23456789TJQKA")}
+_RANK_INDEX = RANK_INDEX
 _CARD_TEXTS = frozenset(s + r for s in "SHDC" for r in "23456789TJQKA")
 _FULL_DECK = _CARD_TEXTS
 _LHO = {"N": "E", "E": "S", "S": "W", "W": "N"}
-def _binds(con: Mapping[str, Any], seat: str) -> bool:
-    """Does a penalty in force bind ``seat`` (its seat, or his partner's where it binds either of them)?"""
-    return con["seat"] == seat or bool(con.get("either")) and _LHO[_LHO[con["seat"]]] == seat
-
-
+_HIGHER: dict[tuple[str, str, str], bool] = {}  # (code, bid, than) -> is bid higher
 _OVER_SEVEN = re.compile(r"^([89]|1[0-3])(C|D|H|S|R|NT|N)$")
 _TRUMP_OF: dict[tuple[bool, str], str] = {}  # (straight, contract) -> trump suit, "" at no trump
 _DEAL_ORDER = {"N": "NESW", "E": "ESWN", "S": "SWNE", "W": "WNES"}
@@ -213,11 +211,11 @@ class Table:
         s = _SEAT_BY_TEXT.get(seat) if type(seat) is str else None  # type: ignore[call-overload]
         if s is None:
             s = Seat.parse(seat, "seat")
-        if self.three and s.value == st["dummy_hand"]:
+        if self.three and s._value_ == st["dummy_hand"]:
             raise InputError("seat", f"{s.value} is the dummy packet in three-hand (T3): no player sits there")
         if self.straight:
             return self._straight_call(s, call)
-        if isinstance(call, str) and self.detect:
+        if isinstance(call, str) and self.detect and call[:1] in "189":  # 8S, 9NT, 10C ... 13H
             over = _OVER_SEVEN.match(call.strip().upper())
             if over:
                 return self._over_seven(s, over.group(1), over.group(2))
@@ -229,7 +227,7 @@ class Table:
         turn = self.next_caller() if self.three or not calls else _SEAT_BY_TEXT[_LHO[calls[-1][0]]]
         if s is not turn:
             kind = "pass_out_of_turn" if c.kind is CallKind.PASS else "call_out_of_turn"
-            facts = {} if kind == "pass_out_of_turn" else {"call": c.text}
+            facts: dict[str, Any] = {} if kind == "pass_out_of_turn" else {"call": c.text}
             if self.three and kind == "call_out_of_turn":
                 facts["succeeding_player_called"] = False  # detected at once: nobody has called over it
             self.state["pending_call"] = [s.value, c.text]
@@ -242,13 +240,13 @@ class Table:
         if st["barred"] and st["barred"].get(s.value) and c.kind is not CallKind.PASS:
             return self._in_turn_irregularity("call_while_barred", s, c)
         if c.kind is CallKind.BID:
-            last = next((Call(x) for _, x in reversed(calls) if x[0].isdigit()), None)
-            if last is not None and not higher(self.code, c, last):
+            last = next((x for _, x in reversed(calls) if x[0].isdigit()), None)
+            if last is not None and not self._higher(c.text, last):
                 return self._in_turn_irregularity("insufficient_bid", s, c)
         elif c.kind is CallKind.DOUBLE or c.kind is CallKind.REDOUBLE:
-            kind = self._double_problem(s, c)
-            if kind:
-                return self._in_turn_irregularity(kind, s, c)
+            problem = self._double_problem(s, c)
+            if problem:
+                return self._in_turn_irregularity(problem, s, c)
         self._record_call(s, c)
         return self._due() if self.state["pending"] else _LEGAL
 
@@ -282,6 +280,14 @@ class Table:
                     facts[f"{name}_last_bid"] = own[-1].text
         st["pending_call"] = [s.value, f"{level}{strain}"]
         return self._ruled("impossible_bid", s, facts)
+
+    def _higher(self, bid: str, than: str) -> bool:
+        """Is ``bid`` higher than ``than`` under this code (remembered: a code has few pairs of bids)?"""
+        key = (self.code.id, bid, than)
+        hit = _HIGHER.get(key)
+        if hit is None:
+            hit = _HIGHER[key] = higher(self.code, Call(bid), Call(than))
+        return hit
 
     def _due(self) -> Answer:
         """A ruling deferred until the declarer was known, now due (the call was legal; apply the ruling)."""
@@ -334,13 +340,13 @@ class Table:
     def _record_call(self, s: Seat, c: Call) -> None:
         st = self.state
         calls = st["calls"]
-        calls.append([s.value, c.text])
+        calls.append([s._value_, c.text])
         # a bar "until an adverse call" ends when an adversary of the barred player bids or doubles
         if st["barred"] and c.kind in (CallKind.BID, CallKind.DOUBLE):
             for seat, until in list(st["barred"].items()):
                 if until == "adverse_call" and self._adverse(Seat(seat), s):
                     del st["barred"][seat]
-        if c.kind is not CallKind.PASS:
+        if c.text != "P":
             return
         passes = 0  # the auction can only end on a pass: count the passes that close it
         for _, x in reversed(calls):
@@ -351,10 +357,21 @@ class Table:
         if passes == len(calls):
             if passes == players:
                 st["phase"] = "passed_out"
-        elif passes >= players - 1:
-            res = auction_result(self.dealer, self._calls(), players, tuple(_SEAT_BY_TEXT[w] for w, _ in calls))
-            if res.complete:
-                self._end_auction(res.contract, res.doubled, res.declarer)
+        elif passes >= players - 1:  # a bid passed by the others: the final declaration
+            self._close_auction(calls)
+
+    def _close_auction(self, calls: list[list[str]]) -> None:
+        """The last bid is final: doubled or redoubled by what followed it; the declarer is the first of the
+        partnership to name its strain (three-hand, T7: the player who made it)."""
+        last = max(i for i, (_, x) in enumerate(calls) if x[0].isdigit())
+        bidder, final = calls[last]
+        after = [x for _, x in calls[last + 1:]]
+        doubled = 2 if "XX" in after else 1 if "X" in after else 0
+        declarer = bidder
+        if not self.three:
+            strain, partner = final[1:], _LHO[_LHO[bidder]]
+            declarer = next(w for w, x in calls if x[0].isdigit() and x[1:] == strain and w in (bidder, partner))
+        self._end_auction(Call(final), doubled, _SEAT_BY_TEXT[declarer])
 
     def _end_auction(self, contract: Call | None, doubled: int, declarer: Seat | None) -> None:
         assert contract is not None and declarer is not None
@@ -499,7 +516,8 @@ class Table:
         if st["phase"] != "play":
             raise InputError("card", f"no card can be played now (phase {st['phase']})")
         sv = seat if type(seat) is str and seat in _LHO else Seat.parse(seat, "seat")._value_
-        ct = card if type(card) is str and card in _CARD_TEXTS else Card(card, "card").text
+        ct = card if type(card) is str and card in _CARD_TEXTS else \
+            card.text if isinstance(card, Card) else Card(card, "card").text
         hands = st["hands"]
         if hands is not None and ct not in hands[sv]:
             raise InputError("card", f"{sv} does not hold {ct}")
@@ -537,7 +555,8 @@ class Table:
             if allowed is not None and ct not in allowed:
                 st["pending_play"] = [sv, ct]
                 ans = self._ruled("failure_to_play_as_directed", _SEAT_BY_TEXT[sv],
-                                  {"corrected": False, "obligation": self._broken(sv, ct, hands[sv], cur)})
+                                  {"corrected": False,
+                                   "obligation": broken(st["constraints"], sv, ct, hands[sv], cur, self._trump())})
                 return Answer(False, ans.kind, ans.facts, ans.ruling,
                               note=f"{sv} {why}: {' or '.join(allowed)}, not {ct}")
         if hands is None or st["exposed"] or st["constraints"]:
@@ -572,65 +591,7 @@ class Table:
                     break
 
     def _obliged(self, sv: str, hand: list[str], cur: list[list[str]]) -> tuple[list[str] | None, str]:
-        """The cards the penalties in force leave ``sv`` (None: no obligation), and the obligation in words.
-        Each yields where the hand cannot meet it, and none makes a player revoke."""
-        cons = [c for c in self.state["constraints"] if _binds(c, sv)]
-        if not cons:
-            return None, ""
-        allowed = list(hand)
-        why: list[str] = []
-        led = cur[0][1][0] if cur else None
-        follow = [c for c in hand if c[0] == led] if led else []
-        playable = follow or hand
-        for con in cons:
-            k, suit = con["kind"], con.get("suit")
-            if not cur and k == "forbid_lead" and suit:
-                rest = [c for c in allowed if c[0] != suit]
-                if rest:
-                    allowed, _ = rest, why.append(f"may not lead {suit} (a penalty)")
-            elif not cur and k == "call_lead" and suit:
-                of = [c for c in allowed if c[0] == suit]
-                if of:
-                    allowed, _ = of, why.append(f"must lead {suit} (a called lead)")
-            elif k == "play_card" and con.get("card") in hand and con["card"] in playable:
-                allowed, _ = [con["card"]], why.append(f"must play {con['card']} (a called card)")
-            elif k == "forbid_card" and con.get("card") in allowed and len(playable) > 1:
-                allowed, _ = [c for c in allowed if c != con["card"]], why.append(f"may not play {con['card']}")
-            elif cur and k in ("play_highest", "play_lowest") and follow:
-                pick = (max if k == "play_highest" else min)(follow, key=lambda c: _RANK_INDEX[c[1]])
-                allowed, _ = [pick], why.append(f"must play his {k[5:]} card of the suit led (a penalty)")
-            elif cur and k in ("win_trick", "lose_trick"):
-                wins = [c for c in playable if self._would_win(cur, c)]
-                want = wins if k == "win_trick" else [c for c in playable if c not in wins]
-                if want:
-                    allowed, _ = [c for c in allowed if c in want] or want, why.append(
-                        f"must {k[:-6]} the trick if he can (a penalty)")
-        return allowed, "; ".join(why)
-
-    def _broken(self, sv: str, ct: str, hand: list[str], cur: list[list[str]]) -> str:
-        """Which penalty in force the card ``ct`` breaks (the first that leaves it out)."""
-        names = {"forbid_lead": "forbidden_suit", "call_lead": "called_suit", "play_card": "called_card",
-                 "forbid_card": "forbidden_card", "play_highest": "highest_or_lowest",
-                 "play_lowest": "highest_or_lowest", "win_trick": "win_or_lose", "lose_trick": "win_or_lose"}
-        for con in self.state["constraints"]:
-            if _binds(con, sv):
-                saved = self.state["constraints"]
-                self.state["constraints"] = [con]
-                try:
-                    allowed, _ = self._obliged(sv, hand, cur)
-                finally:
-                    self.state["constraints"] = saved
-                if allowed is not None and ct not in allowed:
-                    return names[con["kind"]]
-        return "called_card"
-
-    def _would_win(self, cur: list[list[str]], card: str) -> bool:
-        trump, led = self._trump(), cur[0][1][0]
-
-        def strength(c: str) -> tuple[int, int]:
-            return (2 if c[0] == trump else 1 if c[0] == led else 0, _RANK_INDEX[c[1]])
-
-        return strength(card) > max(strength(c) for _, c in cur)
+        return obliged(self.state["constraints"], sv, hand, cur, self._trump())
 
     def legal_cards(self) -> list[str]:
         """The cards the player to play may play without revoking or breaking a penalty in force (the
@@ -701,7 +662,7 @@ class Table:
         st["current"].append([sv, ct])
         if st["constraints"]:
             leading = len(st["current"]) == 1
-            st["constraints"] = [x for x in st["constraints"] if not _binds(x, sv)
+            st["constraints"] = [x for x in st["constraints"] if not binds(x, sv)
                                  or (x["kind"] in ("forbid_lead", "call_lead") and not leading)]
 
     def _quit_trick(self) -> None:
@@ -1016,9 +977,9 @@ class Table:
             shown = [e["card"]] if e.get("card") else [pending_play[1]] if pending_play else \
                 [c for c in p.get("together", ()) if c != card]
             hand = (st["hands"] or {}).get(e["seat"])
-            for c in shown:
-                if c not in st["exposed"].get(e["seat"], []) and (hand is None or c in hand):
-                    st["exposed"].setdefault(e["seat"], []).append(c)
+            for shown_card in shown:
+                if shown_card not in st["exposed"].get(e["seat"], []) and (hand is None or shown_card in hand):
+                    st["exposed"].setdefault(e["seat"], []).append(shown_card)
         elif kind in ("call_lead", "forbid_lead"):
             # a suit called after a lead out of turn, the law naming no one: "from the offender or his partner"
             # when either of them next leads (1904 law 80, 1913 law 76)
@@ -1073,102 +1034,8 @@ class Table:
     # ------------------------------------------------------------------ the end
 
     def result(self) -> dict[str, Any]:
-        """The deal as a scoring result (``schema/score.schema.json``)."""
-        st = self.state
-        if st["phase"] in ("new_deal", "passed_out"):
-            return self._result_without_play()
-        if st["phase"] != "done":
-            raise InputError("phase", f"the deal is not finished (phase {st['phase']})")
-        declarer = Seat(st["declarer"])
-        won = sum(1 for t in st["tricks"] if Seat(t["winner"]).side is declarer.side)
-        if self.straight:
-            contract = st["contract"] + (f" x{st['doubled']}" if st["doubled"] > 1 else "")
-        else:
-            contract = st["contract"] + {0: "", 1: "X", 2: "XX"}[st["doubled"]]
-        res: dict[str, Any] = {"code": self.code.id, "declarer": declarer.value, "contract": contract, "tricks": won}
-        if self.three:
-            return self._three_hand_result(res)
-        if not self.straight and st["contract"] == "1S" and declarer is self.dealer and st["calls"] \
-                and st["calls"][0] == [self.dealer.value, "1S"] and "one_spade_limit" in self.code.params:
-            res["original_one_spade"] = True
-        if st["deal"]:
-            res["deal"] = st["deal"]
-        else:
-            res["honours"] = "none"
-        revokes = [{"offender": r["seat"], **({"choice": r["choice"]} if r.get("choice") else {})}
-                   for r in st["revokes"] if r["established"]]
-        if revokes:
-            res["revokes"] = revokes
-        pens = [x for x in st["penalties"] if x["law"] != "revoke"]
-        if pens:
-            res["penalties"] = [{"side": x["side"], "points": x["points"], "column": x["column"],
-                                 "law": x.get("cite") or self._law_of(x["law"])} for x in pens]
-        return res
-
-    def _result_without_play(self) -> dict[str, Any]:
-        """A deal ended by a new deal (or passed out): the penalties exacted before it ended still score."""
-        st = self.state
-        res: dict[str, Any] = {"code": self.code.id, "new_deal": True}
-        if self.three:
-            res["dummy"] = st["dummy_hand"]
-        pens = []
-        for x in st["penalties"]:
-            if "player" in x:
-                who = [x["player"]]
-            elif self.three:  # seats as they sat for the auction
-                who = [w.value for w in Seat if w.side.value == x["side"] and w.value != st["dummy_hand"]]
-            else:
-                who = [x["side"]]
-            pens += [{"side": w, "points": x["points"], "column": x["column"],
-                      "law": x.get("cite") or self._law_of(x["law"])} for w in who]
-        if pens:
-            res["penalties"] = pens
-        return res
-
-    def _three_hand_result(self, res: dict[str, Any]) -> dict[str, Any]:
-        """The deal for the three-hand scorer: players named by their seats in the auction (the deal as
-        dealt, the dummy packet's seat); a partnership's score in the play goes to the declarer, or to each
-        of the two adversaries (T7: partners for that hand; T12)."""
-        st = self.state
-        seating = self.seating()
-        declarer = Seat(st["declarer"])
-        res["dummy"] = st["dummy_hand"]
-        if st["calls"] and st["contract"] == "1S" and st["calls"][0] == [self.dealer.value, "1S"] \
-                and "one_spade_limit" in self.code.params and declarer is self.dealer:
-            res["original_one_spade"] = True
-        if st["deal"]:
-            res["deal"] = st["deal"]
-        adversaries = [seating[declarer.lho.value], seating[declarer.rho.value]]
-
-        def players(position_or_side: str, phase: str = "play") -> list[str]:
-            if position_or_side in ("NS", "EW") and phase == "auction":  # seats as they sat for the auction
-                return [x.value for x in Seat if x.side.value == position_or_side and x.value != st["dummy_hand"]]
-            if position_or_side in ("NS", "EW"):
-                return [declarer.value] if position_or_side == declarer.side.value else adversaries
-            who = seating[position_or_side]
-            return [declarer.value] if who == "dummy" else [who]
-
-        def offender(position: str) -> str:  # a renounce from the dummy's hand is the dummy's (law 63)
-            return st["dummy_hand"] if seating[position] == "dummy" else seating[position]
-
-        revokes = [{"offender": offender(r["seat"]), **({"choice": r["choice"]} if r.get("choice") else {})}
-                   for r in st["revokes"] if r["established"]]
-        if revokes:
-            res["revokes"] = revokes
-        pens = []
-        for x in st["penalties"]:
-            if x["law"] == "revoke":
-                continue
-            for who in ([x["player"]] if "player" in x else players(x["side"], x.get("phase", "play"))):
-                pens.append({"side": who, "points": x["points"], "column": x["column"],
-                             "law": x.get("cite") or self._law_of(x["law"])})
-        if pens:
-            res["penalties"] = pens
-        return res
-
-    def _law_of(self, kind: str) -> str:
-        provs = self.code.by_kind.get(kind, ())
-        return provs[0].law if provs else ""
+        """The deal as a scoring result (``schema/score.schema.json``): see :mod:`bridgelaw.dealresult`."""
+        return deal_result(self.code, self.state)
 
     def score(self) -> Score:
         return score(self.result())
