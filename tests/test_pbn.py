@@ -51,6 +51,18 @@ def test_json_record_with_a_recorded_choice():
     assert [e.get("applied") for e in rep["events"] if "applied" in e] == ["waive"]
 
 
+def test_a_recorded_choice_names_the_suit_called():
+    rep = replay({"code": "wcny-1913", "dealer": "S", "deal": DEAL, "events": [
+        {"seat": "S", "call": "1H"}, {"seat": "W", "call": "P"}, {"seat": "N", "call": "P"}, {"seat": "E", "call": "P"},
+        {"seat": "E", "card": "ST"}, {"apply": "call-suit", "suit": "D"},  # law 76: a diamond from W or E
+    ]})
+    assert rep["state"]["constraints"] == [{"kind": "call_lead", "seat": "E", "suit": "D", "either": True}]
+    with pytest.raises(InputError, match="suit the chooser names"):
+        replay({"code": "wcny-1913", "dealer": "S", "deal": DEAL, "events": [
+            {"seat": "S", "call": "1H"}, {"seat": "W", "call": "P"}, {"seat": "N", "call": "P"},
+            {"seat": "E", "call": "P"}, {"seat": "E", "card": "ST"}, {"apply": "call-suit"}]})
+
+
 def test_a_three_hand_record_replays_reseated_and_scores_player_by_player():
     import json
 

@@ -4,7 +4,8 @@ A JSON record::
 
     {"code": "wcny-1913", "dealer": "S", "deal": "N:...",
      "events": [{"seat": "S", "call": "1H"}, {"seat": "W", "call": "1S"}, {"apply": "penalize"},
-                {"seat": "W", "card": "SK"}, {"seat": "N", "expose": "HA"}, {"answer": {"fact": value}}]}
+                {"seat": "W", "card": "SK"}, {"seat": "N", "expose": "HA"}, {"answer": {"fact": value}},
+                {"apply": "call-suit", "suit": "D"}, {"apply": "penalize", "by": "E"}]}
 
 An irregularity the table detects is ruled; the next event may be
 ``{"apply": option}`` (and ``{"answer": {...}}`` first where the ruling asks);
@@ -79,14 +80,15 @@ def replay(record: Mapping[str, Any] | PbnRecord, code: str | None = None) -> di
         while i < len(events) and "answer" in events[i]:
             r = t.answer(**events[i]["answer"])
             i += 1
-        choice = by = None
+        choice = by = suit = card = None
         if i < len(events) and "apply" in events[i]:
-            choice, by = events[i]["apply"], events[i].get("by")
+            ev = events[i]
+            choice, by, suit, card = ev["apply"], ev.get("by"), ev.get("suit"), ev.get("card")
             i += 1
         elif r is not None and r.options:
             choice = r.options[0].id
             log.append({"note": f"{where}: no choice recorded; took the first option, {choice}"})
-        applied = t.apply(choice, by=by)
+        applied = t.apply(choice, by=by, suit=suit, card=card)
         log.append({"applied": choice or "effects", "irregularity": applied.irregularity})
         pending = None
 
