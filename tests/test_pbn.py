@@ -63,6 +63,13 @@ def test_a_recorded_choice_names_the_suit_called():
             {"seat": "E", "call": "P"}, {"seat": "E", "card": "ST"}, {"apply": "call-suit"}]})
 
 
+def test_a_trick_whose_cards_cannot_all_be_placed_is_named_not_replayed_for_ever():
+    with pytest.raises(InputError, match="the record has no card of W's"):
+        replay({"code": "wcny-1913", "dealer": "S", "deal": DEAL, "events": [
+            {"seat": "S", "call": "1H"}, {"seat": "W", "call": "P"}, {"seat": "N", "call": "P"},
+            {"seat": "E", "call": "P"}, {"trick": [{"seat": "E", "card": "ST"}]}]})
+
+
 def test_a_three_hand_record_replays_reseated_and_scores_player_by_player():
     import json
 

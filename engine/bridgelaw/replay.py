@@ -116,6 +116,7 @@ def replay(record: Mapping[str, Any] | PbnRecord, code: str | None = None) -> di
             elif "card" in ev or "trick" in ev:
                 plays = list(ev["trick"] if "trick" in ev else [ev])
                 tried_marked = False
+                retried: set[str] = set()
                 while plays and t.state["phase"] == "play":
                     marked = [p for p in plays if "^L" in p.get("expect", [])]
                     if marked and not tried_marked:
@@ -123,6 +124,9 @@ def replay(record: Mapping[str, Any] | PbnRecord, code: str | None = None) -> di
                     else:
                         nxt = t.next_player().value
                         pl = next((p for p in plays if p["seat"] == nxt), plays[0])
+                        if pl["seat"] != nxt and pl["card"] in retried:
+                            raise InputError(where, f"after the ruling it is {nxt}'s turn, and the record has no "
+                                                    f"card of {nxt}'s here ({pl['seat']}'s {pl['card']} waits)")
                     plays.remove(pl)
                     if "^R" in pl.get("expect", []):
                         marked_revokes.append((pl["seat"], len(t.state["tricks"]) + 1, where))
@@ -133,7 +137,9 @@ def replay(record: Mapping[str, Any] | PbnRecord, code: str | None = None) -> di
                         pending = ans
                         settle(where)
                         # a card the remedy did not let stand is played again in its turn
-                        if pl["card"] in (t.state["hands"] or {}).get(pl["seat"], []):
+                        # (a single card stands alone: the record plays it again where it was played again)
+                        if "trick" in ev and pl["card"] in (t.state["hands"] or {}).get(pl["seat"], []):
+                            retried.add(pl["card"])
                             plays.append({k: v for k, v in pl.items() if k != "expect"})
             elif "expose" in ev:
                 ans = t.expose(ev["seat"], ev["expose"])
