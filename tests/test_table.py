@@ -751,3 +751,26 @@ def test_bad_state_and_bad_choices_are_named():
         t.apply("call-suit")
     t.apply("call-suit", suit="H")
     t.check()
+
+
+ALL_CALLS = ["P", "X", "XX"] + [f"{lv}{s}" for lv in range(1, 8) for s in ["C", "D", "H", "S", "R", "NT"]]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_legal_calls_are_exactly_the_calls_the_table_accepts(seed):
+    rnd = random.Random(seed)
+    code = bridgelaw.codes()[seed % len(bridgelaw.codes())]
+    t = Table(code, rnd.choice("NESW"), pbn(rnd.sample(CARDS, 52)))
+    for _ in range(8):
+        if t.state["phase"] != "auction":
+            break
+        seat = t.next_caller().value
+        listed = set(t.legal_calls())
+        for c in (ALL_CALLS if not t.straight else ["P", "X", "XX", "C", "D", "H", "S", "NT"]):
+            trial = Table.from_json(t.to_json())
+            try:
+                accepted = trial.call(seat, c).legal
+            except bridgelaw.InputError:
+                accepted = False
+            assert accepted == (c in listed), (code, t.state["calls"], seat, c)
+        t.call(seat, rnd.choice(sorted(listed)))

@@ -220,6 +220,9 @@ class Table:
             if over:
                 return self._over_seven(s, over.group(1), over.group(2))
         c = call if isinstance(call, Call) else Call(call, "call")
+        if c.strain is not None and c.strain._value_ not in self.code.params["trick_values"]:
+            raise InputError("call", f"{self.code.id} has no {c.strain._value_} declaration (its strains: "
+                             + ", ".join(self.code.params["trick_values"]) + ")")
         if not self.detect:
             self._record_call(s, c)
             return Answer(True)
@@ -620,7 +623,7 @@ class Table:
                 return list(self.code.params["trick_values"])
             limit = self.code.params.get("doubling_limit")
             value = int(self.code.params["trick_values"][st["contract"]])
-            return ["P"] + ([] if isinstance(limit, int) and value * st["doubled"] >= limit else ["X"])
+            return ["P"] + ([] if isinstance(limit, int) and value * st["doubled"] >= limit else ["X", "XX"])
         seat = self.next_caller()
         calls = self._calls()
         if st["barred"].get(seat.value):
