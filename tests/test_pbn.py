@@ -70,6 +70,21 @@ def test_a_trick_whose_cards_cannot_all_be_placed_is_named_not_replayed_for_ever
             {"seat": "E", "call": "P"}, {"trick": [{"seat": "E", "card": "ST"}]}]})
 
 
+def test_replay_names_the_revoker_when_a_later_card_establishes_his_revoke(tmp_path):
+    import json
+
+    d = "N:KJ73.T73.Q84.K95 AQT62.62.J73.Q84 95.AK95.AT62.J73 84.QJ84.K95.AT62"
+    rec = {"code": "wcny-1913", "dealer": "S", "deal": d, "events": [
+        {"seat": "S", "call": "1H"}, {"seat": "W", "call": "P"}, {"seat": "N", "call": "P"}, {"seat": "E", "call": "P"},
+        {"seat": "W", "card": "S8"}, {"seat": "N", "card": "S3"}, {"seat": "E", "card": "D3"},  # E holds spades
+        {"seat": "S", "card": "S5"}, {"seat": "W", "card": "S4"}, {"apply": "tricks"}]}
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(rec))
+    p = subprocess.run([sys.executable, "-m", "bridgelaw.cli", "replay", str(f)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "W S4: revoke by E (a ruling now due)" in p.stdout
+
+
 def test_a_three_hand_record_replays_reseated_and_scores_player_by_player():
     import json
 

@@ -149,3 +149,13 @@ def test_three_hand_chicane_is_still_refused():
     with pytest.raises(InputError) as err:
         _three_hand(contract="2H", tricks=8, honours="none", chicane=["N"])
     assert err.value.field == "chicane"
+
+
+def test_a_dummys_renounce_caps_no_side_at_twenty_eight():
+    # american-1905 law 89 holds a revoking side to 28 toward game; the dummy cannot revoke (law 65)
+    s = bridgelaw.score({"code": "american-1905", "declarer": "S", "contract": "H", "tricks": 10, "honours": "none",
+                         "revokes": [{"offender": "N"}]})
+    assert s.totals()["NS"]["trick"] == 32
+    s = bridgelaw.score({"code": "american-1905", "declarer": "S", "contract": "H", "tricks": 10, "honours": "none",
+                         "revokes": [{"offender": "S"}]})
+    assert s.totals()["NS"]["trick"] <= 28

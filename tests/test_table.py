@@ -3,6 +3,7 @@ every state reached by apply() consistent, and the state round-trips through JSO
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -774,3 +775,78 @@ def test_legal_calls_are_exactly_the_calls_the_table_accepts(seed):
                 accepted = False
             assert accepted == (c in listed), (code, t.state["calls"], seat, c)
         t.call(seat, rnd.choice(sorted(listed)))
+
+
+def test_a_second_card_to_the_same_trick_is_not_laid_in_it():
+    t = Table("american-1907", "S", DEAL)
+    t.call("S", "H")
+    t.call("W", "P")
+    t.call("E", "P")
+    for seat, card in [("W", "CA"), ("N", "C5"), ("E", "C4")]:
+        t.play(seat, card)
+    a = t.play("W", "C2")  # his partner has played: not "without waiting for his partner"
+    assert a.facts["position"] == "other"
+    t.apply()
+    assert t.state["current"] == [["W", "CA"], ["N", "C5"], ["E", "C4"]] and "C2" in t.state["hands"]["W"]
+    t.check()
+
+
+def test_revoke_rulings_are_given_what_the_table_knows():
+    t = Table("wcny-1913-duplicate", "S", DEAL)  # law D turns on whether the scores were recorded: not yet
+    t.call("S", "1H")
+    _to_play(t)
+    a = play_a_revoke(t, random.Random(1))
+    assert a is not None and not a.ruling.questions
+    t2 = Table("portland-1904", "S", DEAL)  # law 90 turns on what a trick is worth: hearts doubled, 16
+    t2.call("S", "H")
+    t2.call("W", "X")
+    t2.call("S", "P")
+    t2.call("N", "P")
+    a = play_a_revoke(t2, random.Random(2))
+    assert a is not None and not a.ruling.questions and a.facts["trick_value"] == 16
+    t3 = Table("american-1905", "S", DEAL)
+    t3.call("S", "H")
+    a = t3.call("E", "X")  # a double out of turn, hearts trumps: the spade convention is not in question
+    assert not a.ruling.questions
+
+
+def test_a_pass_out_of_turn_holds_the_passer_until_the_declaration_is_overbid_or_doubled():
+    t = Table("wcny-1913", "S", DEAL)
+    t.call("S", "1H")
+    t.call("N", "P")  # law 49: W's turn still
+    t.apply()
+    t.call("W", "P")
+    assert t.legal_calls() == ["P"]
+    with pytest.raises(bridgelaw.InputError, match="re-enter the bidding only"):
+        t.call("N", "2H")
+    t.call("N", "P")
+    t.call("E", "2C")
+    assert "2H" in t.legal_calls() or t.next_caller().value != "N"
+
+
+def test_a_three_hand_redouble_penalty_goes_to_each_adversary():
+    t = Table("wcny-1913-three-hand", "S", DEAL)
+    for seat, call in [("S", "1H"), ("W", "X"), ("E", "P"), ("S", "XX")]:
+        t.call(seat, call)
+    a = t.call("W", "XX")  # law 54: redoubling more than once, 100 "in the adverse honour score"
+    assert a.kind == "extra_redouble"
+    r = a.ruling
+    t.apply(r.options[0].id if r.options else None)
+    while t.state["phase"] == "auction":
+        t.call(t.next_caller(), "P")
+    rnd = random.Random(5)
+    while t.state["phase"] == "play":
+        t.play(*legal_card(t, rnd))
+    res = t.result()
+    got = {p["side"] for p in res.get("penalties", []) if p["law"] == "54"}
+    assert got == {"S", "E"}
+
+
+def test_the_dummy_packet_cannot_expose_and_a_partial_state_is_refused():
+    t = Table("wcny-1913-three-hand", "S", DEAL)
+    with pytest.raises(bridgelaw.InputError, match="dummy packet"):
+        t.expose("N", "SK")
+    state = json.loads(Table("wcny-1913", "S").to_json())
+    del state["barred"]
+    with pytest.raises(bridgelaw.InputError, match="lacks barred"):
+        Table.from_json(json.dumps(state))

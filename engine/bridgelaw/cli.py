@@ -456,7 +456,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 effects = [describe_effect(Effect(EffectKind(e["kind"]), tuple((k, v) for k, v in e.items()
                                                                               if k != "kind")))
                            for e in ev["ruling"]["effects"] if e["kind"] != "procedure"]
-                print(f"  {ev['seat']} {what}: {ev['irregularity'].replace('_', ' ')} — "
+                by = ev["ruling"].get("facts", {}).get("offender")
+                kind = ev["irregularity"].replace("_", " ") + (f" by {by}" if by and by != ev["seat"] else "")
+                if ev.get("legal"):
+                    kind += " (a ruling now due)"
+                print(f"  {ev['seat']} {what}: {kind} — "
                       + "; ".join([*(f"[{o['id']}] {o.get('label', '')}" for o in ev["ruling"]["options"]),
                                    *effects]))
         for m in rep["mismatches"]:

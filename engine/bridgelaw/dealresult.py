@@ -60,8 +60,8 @@ def _without_play(code: Code, st: Mapping[str, Any], three: bool) -> dict[str, A
     for x in st["penalties"]:
         if "player" in x:
             who = [x["player"]]
-        elif three:  # seats as they sat for the auction
-            who = [w.value for w in Seat if w.side.value == x["side"] and w.value != st["dummy_hand"]]
+        elif three:
+            who = _auction_side(st, x)
         else:
             who = [x["side"]]
         pens += [{"side": w, "points": x["points"], "column": x["column"],
@@ -84,9 +84,9 @@ def _three_hand(code: Code, st: Mapping[str, Any], res: dict[str, Any], dealer: 
         res["deal"] = st["deal"]
     adversaries = [seating[declarer.lho.value], seating[declarer.rho.value]]
 
-    def players(position_or_side: str, phase: str = "play") -> list[str]:
-        if position_or_side in ("NS", "EW") and phase == "auction":  # seats as they sat for the auction
-            return [x.value for x in Seat if x.side.value == position_or_side and x.value != st["dummy_hand"]]
+    def players(position_or_side: str, phase: str = "play", off: str | None = None) -> list[str]:
+        if position_or_side in ("NS", "EW") and phase == "auction":  # no partnerships in the auction
+            return _auction_side(st, {"side": position_or_side, "offender": off})
         if position_or_side in ("NS", "EW"):
             return [declarer.value] if position_or_side == declarer.side.value else adversaries
         who = seating[position_or_side]
@@ -103,12 +103,23 @@ def _three_hand(code: Code, st: Mapping[str, Any], res: dict[str, Any], dealer: 
     for x in st["penalties"]:
         if x["law"] == "revoke":
             continue
-        for who in ([x["player"]] if "player" in x else players(x["side"], x.get("phase", "play"))):
+        for who in ([x["player"]] if "player" in x else players(x["side"], x.get("phase", "play"), x.get("offender"))):
             pens.append({"side": who, "points": x["points"], "column": x["column"],
                          "law": x.get("cite") or _law_of(code, x["law"])})
     if pens:
         res["penalties"] = pens
     return res
+
+def _auction_side(st: Mapping[str, Any], pen: Mapping[str, Any]) -> list[str]:
+    """Three-hand, a score an inherited law gives a side in the auction: there are no partners there (T1,
+    T4), so "the adverse score" is each of the offender's adversaries' (as T5, T9, T10 give it), and a
+    score to the offender's own side is his."""
+    players = [w.value for w in Seat if w.value != st["dummy_hand"]]
+    off = pen.get("offender")
+    if off in players:
+        return [off] if Seat(off).side.value == pen["side"] else [w for w in players if w != off]
+    return [w.value for w in Seat if w.side.value == pen["side"] and w.value != st["dummy_hand"]]
+
 
 def _law_of(code: Code, kind: str) -> str:
     """The first law a kind is ruled under (for a penalty recorded without its law)."""

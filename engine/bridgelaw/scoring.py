@@ -407,7 +407,9 @@ def _score_deal(code: Code, result: Mapping[str, Any], where: str = "", cap_revo
     capped: tuple[Side, ...] = ()
     cap = p.get("revoking_side_max_score")
     if revokes and isinstance(cap, int):
-        capped = tuple({Seat.parse(r["offender"], "offender").side for r in revokes})
+        # the revoking side: the dummy cannot revoke (law 63; 1904 law 65), so his renounce caps no one
+        capped = tuple({Seat.parse(r["offender"], "offender").side for r in revokes
+                        if Seat.parse(r["offender"], "offender") is not declarer.partner})
         if cap_revokers:
             # the revoking side cannot attain more than `cap` toward game in the hand (1904 law 90 V, 1905 law 89)
             entries = _cap(entries, capped, {x: 0 for x in capped}, int(cap), sheet.law("revoking_side_max_score"))

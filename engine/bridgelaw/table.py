@@ -161,6 +161,19 @@ class Table:
             return dict(self.state["seating"])
         return {s.value: s.value for s in Seat}
 
+    def _deal_facts(self) -> dict[str, Any]:
+        """What the table knows of the deal that a revoke's ruling may turn on: the deal is still being played
+        (no score recorded), and in straight bridge what a trick is worth as doubled."""
+        facts: dict[str, Any] = {"scores_recorded": False}
+        if self.straight and self.state["contract"]:
+            value = int(self.code.params["trick_values"][self.state["contract"]])
+            per_trick = value * self.state["doubled"]
+            limit = self.code.params.get("doubling_limit")
+            if isinstance(limit, int) and self.state["doubled"] > 1 and per_trick > limit:
+                per_trick = max(limit, value)  # as the scorer counts it
+            facts["trick_value"] = per_trick
+        return facts
+
     def _auction_record(self, extra: list[list[str]] = ()) -> dict[str, Any]:  # type: ignore[assignment]
         """The calls so far (and ``extra`` [seat, call] pairs) as an incident's auction; with ``callers``
         where a call out of turn allowed to stand took the auction out of its rotation."""
@@ -241,6 +254,9 @@ class Table:
             raise InputError("call", f"the dealer must declare to win at least one odd trick (law {law}): "
                              f"{c.text} is not open to him; bid, e.g. 1S")
         if st["barred"] and st["barred"].get(s.value) and c.kind is not CallKind.PASS:
+            if st["barred"][s.value] == "overbid_or_doubled":  # law 49: his pass out of turn holds him
+                raise InputError("call", f"{s.value} passed out of turn: he may re-enter the bidding only when the "
+                                 "declaration he passed is overbid or doubled; pass")
             return self._in_turn_irregularity("call_while_barred", s, c)
         if c.kind is CallKind.BID:
             last = next((x for _, x in reversed(calls) if x[0].isdigit()), None)
@@ -347,7 +363,7 @@ class Table:
         # a bar "until an adverse call" ends when an adversary of the barred player bids or doubles
         if st["barred"] and c.kind in (CallKind.BID, CallKind.DOUBLE):
             for seat, until in list(st["barred"].items()):
-                if until == "adverse_call" and self._adverse(Seat(seat), s):
+                if until == "adverse_call" and self._adverse(Seat(seat), s) or until == "overbid_or_doubled":
                     del st["barred"][seat]
         if c.text != "P":
             return
@@ -454,6 +470,8 @@ class Table:
             self.state["pending_call"] = [s.value, text]
             facts: dict[str, Any] = {"call": "P" if text == "P" else "XX" if self.state["doubled"] > 1 else "X",
                                      "maker": self.state["maker"]}
+            if self.state["contract"] != "S":  # the spade convention is about a spade make only
+                facts["spade_convention"] = False
             last = st["last"].get(s.side.other.value)
             if last:
                 facts["last_doubler"] = last
@@ -541,8 +559,9 @@ class Table:
                                                            "followed_by": "nobody"})  # caught at once
             leader = cur[0][0]
             facts: dict[str, Any] = {"trick": trick_no}
-            if any(w == sv for w, _ in cur):  # he has played to this trick: he leads to the next too soon
-                facts["position"] = "leads_before_partner_played"
+            partner = _LHO[_LHO[sv]]
+            if any(w == sv for w, _ in cur) and not any(w == partner for w, _ in cur):
+                facts["position"] = "leads_before_partner_played"  # on to the next trick before his partner played
             elif len(cur) == 1 and sv == _LHO[_LHO[_LHO[leader]]]:  # the fourth hand before the second
                 facts["position"] = "fourth_before_second"
             elif len(cur) == 1 and sv == _LHO[_LHO[leader]] and st["declarer"] and \
@@ -701,7 +720,8 @@ class Table:
                 n = max(1, sum(1 for r in real if Seat(r["seat"]).side is side))
                 both = len({Seat(r["seat"]).side for r in real}) == 2
                 ans = self._ruled("revoke", Seat(rv["seat"]), {"established": True, "revokes_by_side": n,
-                                                               "both_sides_revoked": both, "quitted": True})
+                                                               "both_sides_revoked": both, "quitted": True,
+                                                               **self._deal_facts()})
                 self.state["pending"]["revoke"] = rv["trick"]
                 return Answer(True, ans.kind, ans.facts, ans.ruling,
                               note=f"{rv['seat']}'s revoke in trick {rv['trick']} is established: its trick was "
@@ -728,7 +748,12 @@ class Table:
         if rv is None:
             raise InputError("seat", f"{s.value} has no revoke that can still be corrected (a revoke is "
                              "established once its trick is quitted and a card played to the next)")
-        ans = self._ruled("revoke", s, {"established": False, "quitted": False})
+        cards = st["current"] if rv["trick"] == trick_now else st["tricks"][-1]["cards"]
+        declarer = Seat(st["declarer"])
+        facts = {"established": False, "quitted": False, **self._deal_facts(),
+                 "offender_fourth_hand": [w for w, _ in cards].index(s.value) == 3,
+                 "adversaries_both_played": {declarer.lho.value, declarer.rho.value} <= {w for w, _ in cards}}
+        ans = self._ruled("revoke", s, facts)
         st["pending"]["correction"] = rv["trick"]
         return ans
 
@@ -737,6 +762,9 @@ class Table:
         self._refuse_while_pending()
         s = seat if isinstance(seat, Seat) else Seat.parse(seat, "seat")
         c = card if isinstance(card, Card) else Card(card, "card")
+        if self.three and self.state["phase"] == "auction" and s.value == self.state["dummy_hand"]:
+            raise InputError("seat", f"{s.value} is the dummy packet in three-hand (T3): no player sits there, "
+                             "and the dummy hand is not touched until the final declaration")
         hands = self.state["hands"]
         if hands is not None and c.text not in hands[s.value]:
             raise InputError("card", f"{s.value} does not hold {c.text}")
@@ -804,8 +832,9 @@ class Table:
                 assert len(hand) == 13 - gone, (seat, hand, gone)
             for seat, cards in st["exposed"].items():  # an exposed card lies face up, still his
                 assert set(cards) <= set(st["hands"][seat]), (seat, cards)
-        for t in st["tricks"]:
-            assert len(t["cards"]) == 4 and t["winner"] in {w for w, _ in t["cards"]}
+        for t in st["tricks"]:  # four cards, one from each hand
+            assert len({w for w, _ in t["cards"]}) == 4 and t["winner"] in {w for w, _ in t["cards"]}
+        assert len({w for w, _ in st["current"]}) == len(st["current"])
         for w, c in st["calls"]:
             assert w in _LHO and (self.straight or Call(c).text == c), (w, c)
         assert all(x["seat"] in _LHO for x in st["constraints"]) and set(st["barred"]) <= set(_LHO)
@@ -1005,6 +1034,8 @@ class Table:
             if len(st["current"]) == 4:
                 self._quit_trick()
             self._established_revokes(now=True)
+        elif kind == "trick_stands" and pending_play and any(w == pending_play[0] for w, _ in st["current"]):
+            pass  # he has played to this trick already: his second card cannot stand in it (it stays in his hand)
         elif kind == "trick_stands" and pending_play:
             st["leader"] = pending_play[0] if not st["current"] else st["leader"]
             self._lay(pending_play[0], pending_play[1])
@@ -1020,6 +1051,7 @@ class Table:
         elif kind == "score":
             st["penalties"].append({**({"player": e["player"]} if "player" in e else {"side": e["side"]}),
                                     "column": e["column"], "points": e["points"], "cite": law,
+                                    "offender": p.get("offender"),
                                     "law": p["incident"].get("irregularity", ""),
                                     "phase": "auction" if st["phase"] in ("auction", "new_deal", "passed_out") else "play"})
 
@@ -1057,11 +1089,12 @@ class Table:
             raise InputError("state", f"not JSON: {e}") from None
         if not isinstance(data, dict):
             raise InputError("state", f"expected a table's state (an object), got {type(data).__name__}")
-        missing = [k for k in ("code", "dealer", "phase", "calls", "hands", "tricks", "current", "pending")
-                   if k not in data]
+        if not isinstance(data.get("code"), str) or "dealer" not in data:
+            raise InputError("state", "not a table's state: it lacks code or dealer")
+        t = cls(data["code"], data["dealer"])
+        missing = [k for k in t.state if k not in data]
         if missing:
             raise InputError("state", "not a table's state: it lacks " + ", ".join(missing))
-        t = cls(data["code"], data["dealer"])
         t.state = data
         return t
 
