@@ -850,3 +850,16 @@ def test_the_dummy_packet_cannot_expose_and_a_partial_state_is_refused():
     del state["barred"]
     with pytest.raises(bridgelaw.InputError, match="lacks barred"):
         Table.from_json(json.dumps(state))
+
+
+def test_either_player_of_the_choosing_side_may_name_the_choice():
+    t = Table("wcny-1913", "S")
+    t.call("S", "1H")
+    t.call("W", "1S")
+    t.apply("penalize", by="N")  # law 50: "either adversary may demand"
+    assert t.state["calls"][-1] == ["W", "4S"]
+    t2 = Table("wcny-1913", "S")
+    t2.call("S", "1H")
+    t2.call("W", "1S")
+    with pytest.raises(bridgelaw.InputError, match="chosen by NS"):
+        t2.apply("penalize", by="E")
