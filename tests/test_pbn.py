@@ -43,11 +43,14 @@ def test_written_pbn_reads_back_and_replays_to_the_same_play():
 
 
 def test_json_record_with_a_recorded_choice():
+    # law 50, note 11: the penalty not demanded, the insufficient bid stands; the bid it was made over may be
+    # repeated
     rep = replay({"code": "wcny-1913", "dealer": "S", "deal": DEAL, "events": [
         {"seat": "S", "call": "1H"}, {"seat": "W", "call": "1S"}, {"apply": "waive"},
-        {"seat": "W", "call": "1NT"}, {"seat": "N", "call": "P"}, {"seat": "E", "call": "P"}, {"seat": "S", "call": "P"},
+        {"seat": "N", "call": "P"}, {"seat": "E", "call": "P"}, {"seat": "S", "call": "1H"},
+        {"seat": "W", "call": "P"}, {"seat": "N", "call": "P"}, {"seat": "E", "call": "P"},
     ]})
-    assert rep["declarer"] == "W" and rep["contract"] == "1NT"
+    assert rep["declarer"] == "S" and rep["contract"] == "1H"
     assert [e.get("applied") for e in rep["events"] if "applied" in e] == ["waive"]
 
 
