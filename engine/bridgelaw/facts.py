@@ -20,7 +20,7 @@ from .loader import Code, FactSpec, Kind, load_kinds
 from .values import MAX_CALL_LEVEL, Call, CallKind, Card, Seat, Side, Suit
 
 __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult",
-           "callers", "caller"]
+           "callers", "caller", "other_players", "seven_call", "three_hand_players"]
 
 
 @dataclass(frozen=True)
@@ -182,6 +182,18 @@ def callers(dealer: Seat, players: int = 4) -> tuple[Seat, ...]:
     return (dealer, dealer.lho, dealer.partner, dealer.rho)
 
 
+def other_players(dealer: Seat, seat: Seat) -> tuple[Seat, Seat]:
+    """Three-hand: the player whose turn to call comes next after ``seat``'s, and the third player."""
+    order = callers(dealer, 3)
+    succeeding = order[(order.index(seat) + 1) % 3]
+    return succeeding, next(s for s in order if s is not seat and s is not succeeding)
+
+
+def seven_call(code: Code, strain: str) -> Call:
+    """The highest bid the code allows in ``strain`` (law 50: "the bid is made seven in the suit named")."""
+    return Call(f"{int(code.params.get('max_level', MAX_CALL_LEVEL))}{strain}")
+
+
 def caller(dealer: Seat, i: int, players: int = 4) -> Seat:
     """Who made call ``i`` of an auction (counting from the dealer's, 0)."""
     if players == 3:
@@ -274,7 +286,7 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
             if req is not None:
                 f.setdefault("requisite_call", req)
             assert call.strain is not None
-            f.setdefault("seven_call", Call(f"7{call.strain.value}"))
+            f.setdefault("seven_call", seven_call(code, call.strain.value))
     if inc.has_auction:
         if inc.dealer is None:
             raise InputError("dealer", "is required with an auction record (calls are read from the dealer on)")
@@ -369,7 +381,7 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
             if req is not None:
                 f["requisite_call"] = req
             assert call.strain is not None
-            f["seven_call"] = Call(f"7{call.strain.value}")
+            f["seven_call"] = seven_call(code, call.strain.value)
             innocent = [c for i, c in enumerate(before) if c.is_bid and _adverse(who(i), seat, n)]
             f["innocent_side_has_bid"] = bool(innocent)
             if innocent:
@@ -393,7 +405,7 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
     if n == 3 and f.get("offender") is not None:
         upto = (inc.offence_at if inc.offence_at is not None else len(calls) - 1) if kind_id in _IN_ROTATION \
             else len(calls)
-        _three_hand_players(dealer, calls[:upto], kind_id, f, tuple(who(i) for i in range(upto)))
+        three_hand_players(dealer, calls[:upto], kind_id, f, tuple(who(i) for i in range(upto)))
     result = auction_result(dealer, calls, n, tuple(who(i) for i in range(len(calls))) if inc.callers else ())
     if result.complete and result.declarer is not None:
         if f.get("declarer") is not None and f["declarer"] is not result.declarer:
@@ -405,13 +417,11 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
 
 
 
-def _three_hand_players(dealer: Seat, calls: tuple[Call, ...], kind_id: str, f: dict[str, Any],
+def three_hand_players(dealer: Seat, calls: tuple[Call, ...], kind_id: str, f: dict[str, Any],
                         seats: tuple[Seat, ...]) -> None:
     """Three-hand: the other two players of an offender, named from the calls before the offence."""
-    order = callers(dealer, 3)
     offender: Seat = f["offender"]
-    succeeding = order[(order.index(offender) + 1) % 3]
-    third = next(s for s in order if s is not offender and s is not succeeding)
+    succeeding, third = other_players(dealer, offender)
     f.setdefault("succeeding_player", succeeding)
     f.setdefault("third_player", third)
     bids = [(seats[i], c) for i, c in enumerate(calls) if c.is_bid]
@@ -426,6 +436,6 @@ def _three_hand_players(dealer: Seat, calls: tuple[Call, ...], kind_id: str, f: 
         if isinstance(call, Call) and call.kind is CallKind.DOUBLE:
             doubled = bids[-1][0]
             f.setdefault("doubled_player", doubled)
-            other = next((s for s in order if s is not offender and s is not doubled), None)
+            other = next((s for s in callers(dealer, 3) if s is not offender and s is not doubled), None)
             if other is not None:
                 f.setdefault("other_player", other)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-__all__ = ["binds", "obliged", "broken", "would_win", "RANK_INDEX"]
+__all__ = ["binds", "obliged", "broken", "would_win", "trick_winner", "RANK_INDEX"]
 
 RANK_INDEX = {r: i for i, r in enumerate("23456789TJQKA")}
 _PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
@@ -30,14 +30,21 @@ def binds(con: Mapping[str, Any], seat: str) -> bool:
     return con["seat"] == seat or bool(con.get("either")) and _PARTNER[con["seat"]] == seat
 
 
+def trick_winner(cur: Trick, trump: str | None) -> str:
+    """The seat whose card wins the trick so far: the highest trump, else the highest of the suit led."""
+    win_seat, win_card = cur[0]
+    for seat, c in cur[1:]:
+        if c[0] == win_card[0]:
+            if RANK_INDEX[c[1]] > RANK_INDEX[win_card[1]]:
+                win_seat, win_card = seat, c
+        elif c[0] == trump:
+            win_seat, win_card = seat, c
+    return win_seat
+
+
 def would_win(cur: Trick, card: str, trump: str | None) -> bool:
     """Would ``card`` win the trick as it stands?"""
-    led = cur[0][1][0]
-
-    def strength(c: str) -> tuple[int, int]:
-        return (2 if c[0] == trump else 1 if c[0] == led else 0, RANK_INDEX[c[1]])
-
-    return strength(card) > max(strength(c) for _, c in cur)
+    return trick_winner([*cur, ["", card]], trump) == ""
 
 
 def obliged(constraints: Sequence[Mapping[str, Any]], seat: str, hand: Sequence[str], cur: Trick,

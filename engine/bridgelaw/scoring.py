@@ -291,25 +291,8 @@ def _score_without_play(code: Code, result: Mapping[str, Any]) -> Score:
     if result["new_deal"] is not True:
         raise InputError("new_deal", f"expected true (the deal ended without play), got {result['new_deal']!r}")
     sheet = _Sheet(code)
-    pens = result.get("penalties") or []
-    if not isinstance(pens, list):
-        raise InputError("penalties", "expected a list of {side, points, law}")
     three = code.players == 3
-    for i, pen in enumerate(pens):
-        where = f"penalties[{i}]"
-        if not isinstance(pen, Mapping) or not isinstance(pen.get("points"), int) or "law" not in pen:
-            raise InputError(where, "expected {side: " + ("<player seat>" if three else "NS|EW")
-                             + ", points: N, law: \"54\"}")
-        if code.law(str(pen["law"])) is None:
-            raise InputError(f"{where}.law", f"{code.id} has no law {pen['law']!r}")
-        if three:
-            who: Seat | Side = Seat.parse(pen.get("side"), f"{where}.side")
-        elif pen.get("side") in ("NS", "EW"):
-            who = Side(pen["side"])
-        else:
-            raise InputError(f"{where}.side", f"expected NS or EW, got {pen.get('side')!r}")
-        sheet.add(who, str(pen.get("column", "honour")), pen["points"], str(pen.get("reason", "penalty")), "",
-                  str(pen["law"]))
+    _add_penalties(code, sheet, result, "", three)
     sheet.notes.append("the deal ended without play: only the penalties exacted in it score")
     if three:
         dummy, players = _players(code, result, "")
@@ -356,17 +339,7 @@ def _score_deal(code: Code, result: Mapping[str, Any], where: str = "", cap_revo
         for i, r in enumerate(revokes):
             transferred += _score_revoke(code, sheet, r, i, declarer, by_side, both, flags, where,
                                          result.get("dealer"), per_trick)
-    penalties = result.get("penalties") or ()
-    if not isinstance(penalties, (list, tuple)):
-        raise InputError(f"{where}penalties", "expected a list of {side, points, law}")
-    for i, pen in enumerate(penalties):
-        if not isinstance(pen, Mapping) or pen.get("side") not in ("NS", "EW") or \
-                not isinstance(pen.get("points"), int) or "law" not in pen:
-            raise InputError(f"{where}penalties[{i}]", "expected {side: NS|EW, points: N, law: \"54\"}")
-        if code.law(str(pen["law"])) is None:
-            raise InputError(f"{where}penalties[{i}].law", f"{code.id} has no law {pen['law']!r}")
-        sheet.add(Side(pen["side"]), str(pen.get("column", "honour")), pen["points"],
-                  str(pen.get("reason", "penalty")), "", str(pen["law"]))
+    _add_penalties(code, sheet, result, where, False)
 
     # `tricks` are those won in play; tricks taken for a revoke are added (they cannot exceed what the
     # other side holds) but count for no bonus or slam: "independently of any tricks taken for the revoke"
@@ -414,6 +387,30 @@ def _score_deal(code: Code, result: Mapping[str, Any], where: str = "", cap_revo
             # the revoking side cannot attain more than `cap` toward game in the hand (1904 law 90 V, 1905 law 89)
             entries = _cap(entries, capped, {x: 0 for x in capped}, int(cap), sheet.law("revoking_side_max_score"))
     return _new_score(code.id, entries, tuple(sheet.notes), capped)
+
+
+def _add_penalties(code: Code, sheet: _Sheet, result: Mapping[str, Any], where: str, three: bool) -> None:
+    """Enter the penalties a result carries (points other laws gave, each with its law): to a side, or in
+    three-hand to a player, always in the honour column there."""
+    pens = result.get("penalties") or ()
+    if not isinstance(pens, (list, tuple)):
+        raise InputError(f"{where}penalties", "expected a list of {side, points, law}")
+    for i, pen in enumerate(pens):
+        at = f"{where}penalties[{i}]"
+        if three:
+            if not isinstance(pen, Mapping) or not isinstance(pen.get("points"), int) or "law" not in pen \
+                    or "side" not in pen:
+                raise InputError(at, "expected {side: <player seat>, points: N, law: \"T5\"}")
+            sheet.add(Seat.parse(pen["side"], f"{at}.side"), "honour", pen["points"],
+                      str(pen.get("reason", "penalty")), "", str(pen["law"]))
+            continue
+        if not isinstance(pen, Mapping) or pen.get("side") not in ("NS", "EW") or \
+                not isinstance(pen.get("points"), int) or "law" not in pen:
+            raise InputError(at, "expected {side: NS|EW, points: N, law: \"54\"}")
+        if code.law(str(pen["law"])) is None:
+            raise InputError(f"{at}.law", f"{code.id} has no law {pen['law']!r}")
+        sheet.add(Side(pen["side"]), str(pen.get("column", "honour")), pen["points"],
+                  str(pen.get("reason", "penalty")), "", str(pen["law"]))
 
 
 def _new_score(code_id: str, entries: tuple[ScoreEntry, ...], notes: tuple[str, ...],
@@ -799,12 +796,7 @@ def _score_three_hand(code: Code, result: Mapping[str, Any], where: str = "") ->
                 if hand_count:
                     pts += int(table["trump"][words[hand_count]]) * value
             sheet.add(seat, "honour", pts, f"honours: {total} held", "honours_by_player")
-    pen = result.get("penalties") or []
-    for i, x in enumerate(pen):
-        if not isinstance(x, Mapping) or not isinstance(x.get("points"), int) or "law" not in x or "side" not in x:
-            raise InputError(f"{where}penalties[{i}]", "expected {side: <player seat>, points: N, law: \"T5\"}")
-        sheet.add(Seat.parse(x["side"], f"{where}penalties[{i}].side"), "honour", x["points"],
-                  str(x.get("reason", "penalty")), "", str(x["law"]))
+    _add_penalties(code, sheet, result, where, True)
     # "The value of their honours is the only score that can be made by a revoking side" (law 84)
     entries = tuple(e for e, r in zip(sheet.entries, sheet.rules)
                     if e.side not in honours_only or r in _THREE_HAND_HONOURS_RULES)

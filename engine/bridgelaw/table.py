@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .errors import InputError
-from .facts import callers, higher
+from .facts import callers, higher, other_players, seven_call, three_hand_players
 from .loader import Code, load_code
 from .dealresult import deal_result
-from .obligations import RANK_INDEX, binds, broken, obliged
+from .obligations import RANK_INDEX, binds, broken, obliged, trick_winner
 from .referee import rule
 from .scoring import Score, parse_deal, score
-from .values import _SEAT_BY_TEXT, Call, CallKind, Card, Option, Ruling, Seat
+from .values import _SEAT_BY_TEXT, MAX_CALL_LEVEL, Call, CallKind, Card, Option, Ruling, Seat
 
 __all__ = ["Table", "Answer"]
 
@@ -54,12 +54,11 @@ class Answer:
 
 _SUIT_ORDER = "CDHS"
 _LEGAL = Answer(True)
-_RANK_INDEX = RANK_INDEX
 _CARD_TEXTS = frozenset(s + r for s in "SHDC" for r in "23456789TJQKA")
 _FULL_DECK = _CARD_TEXTS
 _LHO = {"N": "E", "E": "S", "S": "W", "W": "N"}
 _HIGHER: dict[tuple[str, str, str], bool] = {}  # (code, bid, than) -> is bid higher
-_OVER_SEVEN = re.compile(r"^([89]|1[0-3])(C|D|H|S|R|NT|N)$")
+_BID_TEXT = re.compile(r"^(\d+)(C|D|H|S|R|NT|N)$")
 _TRUMP_OF: dict[tuple[bool, str], str] = {}  # (straight, contract) -> trump suit, "" at no trump
 _DEAL_ORDER = {"N": "NESW", "E": "ESWN", "S": "SWNE", "W": "WNES"}
 
@@ -145,8 +144,7 @@ class Table:
         if not calls:
             return self.dealer
         if self.three:
-            order = callers(self.dealer, 3)
-            return order[(order.index(Seat(calls[-1][0])) + 1) % 3]
+            return other_players(self.dealer, Seat(calls[-1][0]))[0]
         return Seat(calls[-1][0]).lho
 
     def _adverse(self, a: Seat, b: Seat) -> bool:
@@ -228,10 +226,10 @@ class Table:
             raise InputError("seat", f"{s.value} is the dummy packet in three-hand (T3): no player sits there")
         if self.straight:
             return self._straight_call(s, call)
-        if isinstance(call, str) and self.detect and call[:1] in "189":  # 8S, 9NT, 10C ... 13H
-            over = _OVER_SEVEN.match(call.strip().upper())
-            if over:
-                return self._over_seven(s, over.group(1), over.group(2))
+        if isinstance(call, str) and self.detect and call[:1].isdigit():
+            bid = _BID_TEXT.match(call.strip().upper())  # a bid above the code's highest (law 50: seven)
+            if bid and int(bid.group(1)) > int(self.code.params.get("max_level", MAX_CALL_LEVEL)):
+                return self._over_seven(s, bid.group(1), bid.group(2))
         c = call if isinstance(call, Call) else Call(call, "call")
         if c.strain is not None and c.strain._value_ not in self.code.params["trick_values"]:
             raise InputError("call", f"{self.code.id} has no {c.strain._value_} declaration (its strains: "
@@ -280,23 +278,18 @@ class Table:
         if strain not in self.code.params["trick_values"]:
             raise InputError("call", f"{self.code.id} has no {strain} declaration")
         bids = [(_SEAT_BY_TEXT[w], Call(x)) for w, x in st["calls"] if x[0].isdigit()]
-        facts: dict[str, Any] = {"seven_call": f"7{strain}"}
+        facts: dict[str, Any] = {"seven_call": seven_call(self.code, strain).text}
         if bids:
             facts["previous_bid"] = bids[-1][1].text
         innocent = [c for w, c in bids if self._adverse(w, s)]
         facts["innocent_side_has_bid"] = bool(innocent)
         if innocent:
             facts["innocent_last_bid"] = innocent[-1].text
-        if self.three:
-            order = callers(self.dealer, 3)
-            nxt = order[(order.index(s) + 1) % 3]
-            third = next(x for x in order if x is not s and x is not nxt)
-            for who, name in ((nxt, "succeeding_player"), (third, "third_player")):
-                facts[name] = who.value
-                own = [c for w, c in bids if w is who]
-                facts[f"{name}_has_bid"] = bool(own)
-                if own:
-                    facts[f"{name}_last_bid"] = own[-1].text
+        if self.three:  # the other two players and their last bids, as the referee reads them from a record
+            known: dict[str, Any] = {"offender": s}
+            three_hand_players(self.dealer, tuple(c for _, c in bids), "impossible_bid", known,
+                               tuple(w for w, _ in bids))
+            facts.update({k: getattr(v, "text", getattr(v, "value", v)) for k, v in known.items() if k != "offender"})
         st["pending_call"] = [s.value, f"{level}{strain}"]
         return self._ruled("impossible_bid", s, facts)
 
@@ -693,13 +686,7 @@ class Table:
         trump = _TRUMP_OF.get((self.straight, st["contract"]))
         if trump is None:
             trump = self._trump() or ""
-        win_seat, win_card = cur[0]
-        for seat, c in cur[1:]:
-            if c[0] == win_card[0]:
-                if _RANK_INDEX[c[1]] > _RANK_INDEX[win_card[1]]:
-                    win_seat, win_card = seat, c
-            elif c[0] == trump:
-                win_seat, win_card = seat, c
+        win_seat = trick_winner(cur, trump)
         st["tricks"].append({"leader": cur[0][0], "cards": cur, "winner": win_seat})
         st["current"] = []
         st["leader"] = win_seat
@@ -772,10 +759,8 @@ class Table:
         if phase in ("auction", "doubling"):
             facts: dict[str, Any] = {"card": c.text}
             if self.three:
-                order = callers(self.dealer, 3)
-                nxt = order[(order.index(s) + 1) % 3]
-                facts.update(succeeding_player=nxt.value,
-                             third_player=next(x for x in order if x is not s and x is not nxt).value)
+                nxt, third = other_players(self.dealer, s)
+                facts.update(succeeding_player=nxt.value, third_player=third.value)
             return self._ruled("exposed_card_in_auction", s, facts,
                                **({"declarer": self.state["declarer"]} if self.state["declarer"] else {}))
         if phase != "play":
@@ -930,7 +915,7 @@ class Table:
         suit = [c for c in st["hands"][seat] if c[0] == led] if st["hands"] is not None else []
         how = next((e.kind.value for e in effects if e.kind.value in ("play_highest", "play_lowest")), None)
         if how and suit:
-            right = (max if how == "play_highest" else min)(suit, key=lambda c: _RANK_INDEX[c[1]])
+            right = (max if how == "play_highest" else min)(suit, key=lambda c: RANK_INDEX[c[1]])
         else:
             if card is None:
                 raise InputError("card", f"name the card of the suit led ({led}) that {seat} plays instead of "
