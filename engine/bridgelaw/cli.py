@@ -135,6 +135,17 @@ def cmd_law(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_topics(args: argparse.Namespace) -> int:
+    rows = api.topics()
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    width = max(len(r["topic"]) for r in rows)
+    for r in rows:
+        print(f"{r['topic']:<{width}}  {r['description']}  ({len(r['codes'])} codes)")
+    return 0
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     needle = " ".join(args.text).lower()
     if args.json:
@@ -588,7 +599,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     p = argparse.ArgumentParser(prog="bridgelaw", description="The historic laws of bridge as data, and a referee.")
+    p.add_argument("--version", action="version", version=f"bridgelaw {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(name: str, fn: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
@@ -606,6 +620,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("text", nargs="+")
     sp.add_argument("--code")
     add("kinds", cmd_kinds, "list every irregularity kind and its facts")
+    add("topics", cmd_topics, "list the topics that align laws across codes (for diff --topic and history)")
     sp = add("rule", cmd_rule, "rule on an incident (YAML or JSON file, or - for stdin)")
     sp.add_argument("file")
     sp.add_argument("--why", action="store_true", help="show every provision considered and why")
@@ -644,10 +659,6 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--csv", action="store_true", help="every entry as CSV, with the incident and ruling as JSON")
     sp.add_argument("--limit", type=int, metavar="N", help="only the last N rulings")
     return p
-
-
-class _Parser(argparse.ArgumentParser):
-    pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
