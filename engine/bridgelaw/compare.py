@@ -289,7 +289,9 @@ def incidents_for(codes: list[Code], kind: str, limit: int = 20000) -> Iterator[
         facts = dict(zip(names, values))
         offender = facts.pop("offender", None)
         for off in ([offender] if offender is not None else seats):
-            inc = {"irregularity": kind, "dealer": "S", "declarer": "E", "offender": off.value,
+            # in straight bridge the dealer plays the combined hands: he is the declarer
+            declarer = "S" if any(c.game == "straight-bridge" for c in codes) else "E"
+            inc = {"irregularity": kind, "dealer": "S", "declarer": declarer, "offender": off.value,
                    "facts": {k: (v.text if isinstance(v, Call) else v.value if isinstance(v, Seat) else v)
                              for k, v in facts.items()}}
             yield inc, {"offender": off.value, **inc["facts"]}

@@ -107,7 +107,7 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
     s["SearchHit"] = _obj({"code": {"type": "string"}, "number": {"type": "string"}, "heading": _STR_OR_NULL,
                            "text": _STR_OR_NULL})
     fact = _obj({"type": {"type": "string"}, "ask": {"type": "string"}, "choices": _arr({"type": "string"}),
-                 "derived": {"type": "string"}, "default": {}}, ["type", "ask"])
+                 "derived": {"type": "string"}, "derive": {"type": "string"}, "default": {}}, ["type", "ask"])
     s["Kinds"] = _obj({
         "common": {"type": "object", "additionalProperties": fact},
         "kinds": {"type": "object", "additionalProperties": _obj({
@@ -147,7 +147,7 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
              "note": _STR_OR_NULL, "noted_at": _STR_OR_NULL}
     s["LogEntry"] = _obj({**entry, "ruling": _ref("Ruling")})
     s["LogSummary"] = _obj({**entry, "laws": _arr({"type": "string"}),
-                            "options": _arr(_obj({"id": {"type": "string"}, "chooser": {"type": "string"},
+                            "options": _arr(_obj({"id": {"type": "string"}, "chooser": {"oneOf": [{"type": "string"}, _arr({"type": "string"})]},
                                                   "law": {"type": "string"}})),
                             "effects": _arr({"type": "string"})})
     s["Log"] = _obj({"path": {"type": "string"}, "count": {"type": "integer"},
