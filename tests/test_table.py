@@ -324,7 +324,7 @@ def test_three_hand_irregularities_are_detected_ruled_applied_and_scored(cards, 
         assert [(x["player"], x["points"]) for x in t.state["penalties"]] == [("S", 100), ("W", 100)]
     elif which == "insufficient_bid":
         a = t.call("W", "1C")  # either other player, E or S, may demand the penalty (T4, law 50)
-        assert a.kind == "insufficient_bid" and {o.chooser for o in a.ruling.options} == {"E", "S"}
+        assert a.kind == "insufficient_bid" and {c for o in a.ruling.options for c in o.choosers} == {"E", "S"}
         t.apply("penalize", by="S")
         assert t.state["calls"][-1] == ["W", "2C"] and t.state["barred"] == {}
     elif which == "exposed":

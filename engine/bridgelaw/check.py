@@ -1,48 +1,93 @@
-"""``bridgelaw check``: load every code, the kinds, and the casebook; collect every error."""
+"""``bridgelaw check``: load every code and the kinds, then rule the whole casebook; collect every problem.
+
+A data edit that loads but changes a ruling does not pass as "all load": every
+casebook ruling is ruled and compared with what it expects (laws, effects,
+options, questions, the provisions applied), every scoring case scored and
+compared, and each difference is reported at the case's ``path:line:col``.
+"""
 
 from __future__ import annotations
 
-from .casebook import load_cases
+from dataclasses import dataclass, field
+
+from .casebook import compare, compare_score, load_cases
 from .errors import BridgelawError
-from .loader import clear_cache, code_ids, load_code, load_kinds
+from .loader import check_tree, clear_cache, code_ids, load_code, load_kinds
 from .resources import rulings_dir
 
-__all__ = ["run_check"]
+__all__ = ["run_check", "CheckReport"]
+
+
+@dataclass
+class CheckReport:
+    codes: int = 0
+    provisions: int = 0
+    cases: int = 0
+    law_errors: list[str] = field(default_factory=list)
+    mismatches: list[str] = field(default_factory=list)
+
+    @property
+    def problems(self) -> list[str]:
+        return self.law_errors + self.mismatches
+
+    def summary(self) -> str:
+        head = f"checked {self.codes} codes ({self.provisions} provisions) and {self.cases} casebook rulings: "
+        if not self.problems:
+            return head + "all load, and every ruling is as its case expects"
+        parts = []
+        if self.law_errors:
+            parts.append(f"{len(self.law_errors)} file(s) refused")
+        if self.mismatches:
+            parts.append(f"{len(self.mismatches)} ruling(s) differ from the casebook")
+        return head + f"{len(self.problems)} problem(s): " + ", ".join(parts)
 
 
 def run_check() -> tuple[list[str], str]:
-    problems: list[str] = []
+    report = check()
+    return report.problems, report.summary()
+
+
+def check() -> CheckReport:
+    report = CheckReport()
     clear_cache()
+    report.law_errors += [str(e) for e in check_tree()]
     try:
         load_kinds()
     except BridgelawError as e:
-        return [str(e)], "check failed: laws/kinds.yaml"
+        report.law_errors.append(str(e))
+        return report
     ids = code_ids()
-    provisions = 0
+    report.codes = len(ids)
     for cid in ids:
         try:
-            provisions += len(load_code(cid).provisions)
+            report.provisions += len(load_code(cid).provisions)
         except BridgelawError as e:
-            problems.append(str(e))
-    cases = 0
+            report.law_errors.append(str(e))
     root = rulings_dir()
-    if root is not None:
-        from .referee import rule
+    if root is None:
+        return report
+    from .referee import rule
+    from .scoring import score
 
+    try:
+        loaded = load_cases(root) + load_cases(root, scores=True)
+    except BridgelawError as e:
+        report.law_errors.append(str(e))
+        loaded = []
+    for case in loaded:
+        report.cases += 1
+        m = case.source.mark(("incident",) if case.kind == "ruling" else ("result",))
+        where = f"{case.path}:{m.line}:{m.column}"
         try:
-            loaded = load_cases(root) + load_cases(root, scores=True)
+            if case.kind == "ruling":
+                diffs = compare(rule(case.incident), case.expect)
+            else:
+                diffs = compare_score(score(case.incident), case.expect)
         except BridgelawError as e:
-            problems.append(str(e))
-            loaded = []
-        from .scoring import score
-
-        for case in loaded:
-            cases += 1
-            try:
-                (rule if case.kind == "ruling" else score)(case.incident)
-            except BridgelawError as e:
-                m = case.source.mark(("incident",))
-                problems.append(f"{case.path}:{m.line}:{m.column}: incident does not rule: {e}")
-    summary = (f"checked {len(ids)} codes ({provisions} provisions) and {cases} casebook rulings: "
-               + (f"{len(problems)} problem(s)" if problems else "all load"))
-    return problems, summary
+            report.mismatches.append(f"{where}: the case does not rule: {str(e).splitlines()[0]}")
+            continue
+        if diffs:
+            e = case.source.mark(("expect",))
+            report.mismatches.append(f"{case.path}:{e.line}:{e.column}: the ruling differs from what the case "
+                                     f"expects ({case.name}): " + "; ".join(diffs))
+    return report

@@ -17,6 +17,7 @@ provision with the same id or names it in ``drop:``.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -303,7 +304,8 @@ def _unknown_file(name: str) -> str:
         fixed = stem + ".yaml"
         hint = f" (did you mean '{fixed}'?)" if (_HEADING.match(fixed) or fixed in known) else ""
     if not hint:
-        hint = did_you_mean(name, known)
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.85)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
     if not hint and re.match(r"^[a-z0-9-]+\.ya?ml$", name):
         hint = f" (a heading file is named NN-slug.yaml, e.g. '01-{stem}.yaml')"
     return (f"{name!r} is not a file a code's folder holds{hint}; it would be skipped. A code's folder holds "
@@ -373,6 +375,7 @@ def load_all() -> list[Code]:
 
 def clear_cache() -> None:
     _cache.clear()
+    _ENVS.clear()
     _fast.clear()
     _entries.clear()
     load_kinds.cache_clear()
@@ -500,7 +503,7 @@ def _learnt(src: Source) -> Learnt:
 def _store_learnt() -> None:
     """Write back the entries of files whose conditions were parsed or compiled afresh."""
     for name, depends, entry, learnt in _entries.values():
-        if not learnt.new:
+        if learnt.texts <= entry.trees.keys() and learnt.sources <= entry.codes.keys():
             continue
         trees, codes = export(learnt)
         entry.trees.update(trees)
@@ -537,7 +540,9 @@ def _load(root: Path, code_id: str, chain: tuple[str, ...]) -> Code:
             ids = code_ids(root)
             raise raw.meta_src.error(("extends",), f"'extends' names unknown code {parent_id!r}"
                                      + did_you_mean(parent_id, ids) + f"; codes are {', '.join(ids)}")
-        parent = _load(root, parent_id, chain + (code_id,))
+        pkey = (os.environ.get("BRIDGELAW_DATA", ""), parent_id)
+        parent = _cache.get(pkey) or _load(root, parent_id, chain + (code_id,))
+        _cache[pkey] = parent
         laws, omitted = _resolve(parent, raw)
         params = _merge(parent.params, raw.params)
     else:
@@ -613,10 +618,12 @@ def _inherit(parent_law: Law | None, law: Law, raw: _Raw) -> Law:
     return _replace(law, raw_provisions=tuple(merged))
 
 
-def _replace(law: Law, **changes: Any) -> Law:
-    import dataclasses
-
-    return dataclasses.replace(law, **changes)
+def _replace(law: Law, raw_provisions: tuple[RawProvision, ...] | None = None,
+             provisions: tuple[Provision, ...] | None = None) -> Law:
+    return Law(law.number, law.heading, law.text, law.topics, law.footnotes, law.binding, law.missing, law.note,
+               law.printed_number, law.differences, law.file, law.code,
+               law.raw_provisions if raw_provisions is None else raw_provisions,
+               law.provisions if provisions is None else provisions, law.drop)
 
 
 # --------------------------------------------------------------------------
@@ -655,7 +662,9 @@ def _compile_code(code: Code, raw: _Raw) -> Code:
             for j, fn in enumerate(prov.footnotes):
                 if fn not in dict(law.footnotes):
                     raise src.error(key + ("footnotes", j), f"law {law.number} of {code.id} has no footnote {fn!r}"
-                                    + (f"; it has {', '.join(dict(law.footnotes))}" if law.footnotes else ""))
+                                    + (f"; it has {', '.join(dict(law.footnotes))}" if law.footnotes else "")
+                                    + (f" (the provision is inherited from {origin}: restate it, drop it, or give "
+                                       "the law its footnotes)" if origin != code.id else ""))
             provs.append(prov)
             placed[pid] = (prov, src, key)
             for k in prov.kinds:
@@ -679,9 +688,23 @@ def _meet(a: Type, b: Type) -> Type | None:
     return None
 
 
+_ENVS: dict[tuple[int, int, tuple[str, ...]], tuple[Any, Env]] = {}
+
+
 def _env_for(kind_ids: list[str], common: Mapping[str, FactSpec], kinds: Mapping[str, Kind],
              params: Mapping[str, Any]) -> Env:
     """Common facts, and the facts that every kind the provision answers has (with one type)."""
+    key = (id(kinds), id(params), tuple(kind_ids))
+    hit = _ENVS.get(key)
+    if hit is not None and hit[0][0] is kinds and hit[0][1] is params:
+        return hit[1]
+    env = _build_env(kind_ids, common, kinds, params)
+    _ENVS[key] = ((kinds, params), env)
+    return env
+
+
+def _build_env(kind_ids: list[str], common: Mapping[str, FactSpec], kinds: Mapping[str, Kind],
+               params: Mapping[str, Any]) -> Env:
     facts: dict[str, Type] = {n: f.type for n, f in common.items()}
     first = kinds[kind_ids[0]].facts
     shared: dict[str, Type] = {n: f.type for n, f in first.items()}

@@ -281,17 +281,27 @@ def evaluate(node: Any, world: Mapping[str, Any], params: Mapping[str, Any]) -> 
     return U  # arithmetic and the rest turn on numbers no seating fixes
 
 
+_LITERAL_SEATS = ("N", "E", "S", "W", "NS", "EW")
+
+
 def _has_seat_literal(node: Any) -> bool:
+    """Does the tree name a seat or a side literally (so that the seatings must try every dealer)?"""
     from . import conditions as c
 
-    if isinstance(node, c.Lit):
-        return isinstance(node.value, str) and node.value in ("N", "E", "S", "W", "NS", "EW")
-    for child in getattr(node, "__dict__", {}).values():
-        if isinstance(child, tuple):
-            if any(_has_seat_literal(x) for x in child if hasattr(x, "line")):
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, c.Lit):
+            if isinstance(n.value, str) and n.value in _LITERAL_SEATS:
                 return True
-        elif hasattr(child, "line") and _has_seat_literal(child):
-            return True
+        elif isinstance(n, c.FnCall):
+            todo.extend(n.args)
+        elif isinstance(n, c.ListExpr):
+            todo.extend(n.items)
+        elif isinstance(n, c.Not):
+            todo.append(n.operand)
+        elif isinstance(n, (c.BoolOp, c.Compare, c.Arith)):
+            todo.extend((n.left, n.right))
     return False
 
 

@@ -860,10 +860,11 @@ class Table:
             ids = [o.id for o in r.options]
             if oid not in ids:
                 raise InputError("option", f"choose one of {', '.join(ids)}; got {oid!r}")
-            chosen = next((o for o in r.options if o.id == oid and (by is None or o.chooser == by or (
-                o.chooser in ("NS", "EW") and by in _LHO and _SEAT_BY_TEXT[by].side.value == o.chooser))), None)
+            chosen = next((o for o in r.options if o.id == oid and (by is None or o.may_choose(by))), None)
             if chosen is None:
-                raise InputError("by", f"{oid!r} is chosen by {', '.join(sorted({o.chooser for o in r.options if o.id == oid}))}"
+                whom = sorted({o.chooser if isinstance(o.chooser, str) else " or ".join(o.chooser)
+                               for o in r.options if o.id == oid})
+                raise InputError("by", f"{oid!r} is chosen by {', '.join(whom)}"
                                  f"; got {by!r}")
         elif option is not None:
             raise InputError("option", "this ruling has no options")

@@ -374,9 +374,11 @@ class Option:
             return tuple(s.value for s in Side(c).seats)
         return (c,)
 
-    def may_choose(self, seat: str) -> bool:
-        """May the player at ``seat`` choose this option?"""
-        return str(seat) in self.choosers
+    def may_choose(self, seat: Any) -> bool:
+        """May the player at ``seat`` choose this option? (``seat`` may also be the chooser itself: a side.)"""
+        if seat == self.chooser:
+            return True
+        return isinstance(seat, str) and seat in self.choosers
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
