@@ -370,3 +370,72 @@ def test_check_rules_the_casebook_and_fails_when_a_ruling_differs(tmp_path, monk
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "ruling(s) differ from the casebook" in proc.stdout
     assert "rulings/wcny-1913/" in proc.stderr and "the ruling differs from what the case expects" in proc.stderr
+
+
+# ---------------------------------------------------------------------------------------------- fuzzing
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+_YAML_BITS = st.sampled_from(["a", ": ", "- ", "\n", "  ", "[", "]", "{", "}", ",", "&x ", "*x", "!!str ", "'", '"',
+                              "1", "99999999999", "yes", "1.5", "---\n", "? ", "|\n", ">-\n", "#", "\t", "\x00", "é"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_YAML_BITS, max_size=40).map("".join))
+def test_the_reader_never_raises_anything_but_its_own_error(text):
+    from bridgelaw.yamlsrc import load_yaml_text, read_input_text
+
+    try:
+        src = load_yaml_text(text, "f.yaml")
+    except LawFileError as e:
+        assert e.path == "f.yaml"
+        return
+    for key in src.marks:  # every value has its place, inside the file
+        m = src.mark(key)
+        assert 1 <= m.line <= max(1, len(src.lines) + 1) and m.column >= 1
+        locate = src.locator(key)
+        if locate is not None:
+            for i in range(len(_value(src.data, key))):
+                line, col = locate(i)
+                assert 1 <= line <= len(src.lines) + 1 and col >= 1
+    try:
+        read_input_text(text, "<stdin>")
+    except InputError:
+        pass
+
+
+def _value(data, key):
+    for k in key:
+        data = data[k]
+    return data
+
+
+_COND_BITS = st.sampled_from(["established", "offender", "declarer", "call", ".level", ".is_bid", ".kind", " and ",
+                              " or ", "not ", " is ", "adversary", " == ", " < ", "(", ")", "[", "]", ",", "1", "0",
+                              " / ", " % ", '"bid"', '"N"', "value(", "partner(", "params.penalty.revoke", " in ",
+                              "\n", "revokes_by_side", "99999999999"])
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_COND_BITS, max_size=30).map("".join))
+def test_a_condition_either_compiles_to_something_that_runs_or_is_refused(text):
+    """What the checker accepts, the compiled function evaluates on any facts of the right types without an
+    exception other than a missing fact: nothing that passes the checker blows up at the table."""
+    from bridgelaw import Call, ConditionError, Seat
+    from bridgelaw.conditions import BOOL, CALL, INT, SEAT, Env, Facts, MissingFact, compile_condition
+
+    env = Env({"established": BOOL, "revokes_by_side": INT, "offender": SEAT, "declarer": SEAT, "call": CALL},
+              {"penalty": {"revoke": 100}})
+    try:
+        _, fn = compile_condition(text, env)
+    except ConditionError as e:
+        assert e.line is not None and e.column is not None
+        return
+    for call in ("P", "X", "1S", "7NT"):
+        for n in (0, 1, 2):
+            facts = Facts({"established": True, "revokes_by_side": n, "offender": Seat.N, "declarer": Seat.E,
+                           "call": Call(call)}, lambda c: c.level * 10)
+            try:
+                fn(facts)
+            except (MissingFact, ZeroDivisionError):  # a divisor that is zero only here: the referee refuses it
+                pass
