@@ -23,6 +23,7 @@ from .conditions import (
 )
 from .cache import cached
 from .errors import ConditionError, UnknownCodeError, did_you_mean
+from .parameters import bind as bind_parameters
 from .resources import laws_dir, schema_dir
 from .values import Call, EffectKind
 from .yamlsrc import Source, load_yaml
@@ -504,7 +505,6 @@ def _load(root: Path, code_id: str, chain: tuple[str, ...]) -> Code:
     raw = _read(root, code_id)
     parent_id = raw.meta.get("extends")
     laws = raw.laws
-    params = raw.params
     omitted = list(raw.omitted)
     if parent_id:
         if parent_id in chain + (code_id,):
@@ -515,7 +515,8 @@ def _load(root: Path, code_id: str, chain: tuple[str, ...]) -> Code:
                                      + did_you_mean(parent_id, ids) + f"; codes are {', '.join(ids)}")
         parent = _load(root, parent_id, chain + (code_id,))
         laws, omitted = _resolve(parent, raw)
-        params = _merge(parent.params, raw.params)
+    params = bind_parameters(root / code_id, code_id, parent.params if parent_id else None,  # type: ignore[arg-type]
+                             [lw.number for lw in laws], _rel(root, root / code_id / "parameters.yaml"))
     code = Code(
         id=code_id, title=raw.meta["title"], authority=raw.meta["authority"], year=raw.meta["year"],
         game=raw.meta["game"], players=raw.meta.get("players", 4), extends=parent_id,
