@@ -23,7 +23,7 @@ from .conditions import (
 )
 from .cache import cached
 from .errors import ConditionError, UnknownCodeError, did_you_mean
-from .parameters import bind as bind_parameters
+from .parameters import bind as bind_parameters, render as render_label
 from .resources import laws_dir, schema_dir
 from .values import Call, EffectKind
 from .yamlsrc import Source, load_yaml
@@ -659,7 +659,7 @@ def _compile_provision(code: Code, law: Law, src: Source, key: tuple[Any, ...], 
             if o.get("when"):
                 _, owhen = compile_condition(o["when"], env, _where(src, key + ("options", j, "when"), "when"))
             options.append(OptionSpec(
-                o["id"], o.get("label", ""),
+                o["id"], render_label(o.get("label", ""), code.params, src, key + ("options", j, "label")),  # type: ignore[arg-type]
                 tuple(_compile_effect(src, key + ("options", j, "effects", n), e, env)
                       for n, e in enumerate(o["effects"])),
                 owhen, o.get("when", ""),

@@ -26,6 +26,7 @@ not have — is a :class:`LawFileError` at ``path:line:col``, with did-you-mean.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -35,7 +36,7 @@ from .errors import LawFileError, did_you_mean
 from .resources import schema_dir
 from .yamlsrc import Source, load_yaml
 
-__all__ = ["Cited", "Parameters", "bind", "schema", "type_of", "names"]
+__all__ = ["Cited", "Parameters", "bind", "render", "schema", "type_of", "names"]
 
 SCHEMA_NAME = "parameters.schema.json"
 _RESERVED = ("value", "law", "note", "none")
@@ -355,6 +356,18 @@ def bind(folder: Path, code: str, parent: Parameters | None, laws: Collection[st
     own: tuple[Cited, ...] = ()
     if (folder / "parameters.yaml").is_file():
         src, own = read(folder / "parameters.yaml", display)
+    return _bind(code, src, own, parent, laws, display)
+
+
+def bind_source(code: str, src: Source, parent: Parameters | None, laws: Collection[str]) -> Parameters:
+    """:func:`bind` for a parameters file already read (``src``), as the tests mutate it."""
+    own = tuple(_walk_file(src))
+    _backstop(src)
+    return _bind(code, src, own, parent, laws, src.path)
+
+
+def _bind(code: str, src: Source | None, own: tuple[Cited, ...], parent: Parameters | None, laws: Collection[str],
+          display: str) -> Parameters:
     merged: dict[str, Cited] = dict(parent.cited) if parent is not None else {}
     for c in own:
         for p in [p for p in merged if p == c.path or p.startswith(c.path + ".") or c.path.startswith(p + ".")]:
@@ -407,3 +420,53 @@ def _cross_checks(merged: Mapping[str, Cited]) -> None:
     if book and top and book.stated and top.stated and book.value + top.value > 13:
         raise top.error(f"max_level: {top.value} tricks over a book of {book.value} is more than the thirteen "
                         "tricks of a deal")
+
+
+# --------------------------------------------------------------------------
+# Templates over the parameters (option labels)
+
+_TEMPLATE = re.compile(r"\{\{|\}\}|\{([a-z_][a-z0-9_.]*)(?::([a-z]+))?\}|[{}]")
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+          "thirteen")
+FORMATS = ("words",)
+
+
+def number_words(n: int) -> str:
+    """A small number as the laws write it ("three tricks"); larger ones in figures."""
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
+def render(text: str, params: Parameters, src: Source | None = None, key: tuple[Any, ...] = ()) -> str:
+    """``text`` with each ``{name}`` replaced by the code's value (``{name:words}`` in words: "three"); ``{{`` and
+    ``}}`` are braces. An unknown or unstated name is a LawFileError at ``src``/``key``."""
+    if "{" not in text and "}" not in text:
+        return text
+
+    def fail(msg: str) -> LawFileError:
+        return src.error(key, msg) if src is not None else LawFileError(msg)
+
+    def one(m: re.Match[str]) -> str:
+        tok = m.group(0)
+        if tok in ("{{", "}}"):
+            return tok[0]
+        if m.group(1) is None:
+            raise fail(f"a lone {tok!r} in a template: write {{name}} for a parameter, {tok * 2} for a brace")
+        path, fmt = m.group(1), m.group(2)
+        c = params.entry(path)
+        if c is None:
+            gone = params.none(path)
+            if gone is not None:
+                raise fail(f"{{{path}}}: {params.code} states no {path} ({gone.note})")
+            stated = [x.path for x in params.flat()]
+            raise fail(f"{{{path}}}: unknown parameter{did_you_mean(path, stated)}; a template names a parameter "
+                       "the code states, e.g. {penalty.revoke}")
+        if fmt is not None:
+            if fmt not in FORMATS:
+                raise fail(f"{{{path}:{fmt}}}: unknown format{did_you_mean(fmt, FORMATS)}; formats: "
+                           + ", ".join(FORMATS))
+            if isinstance(c.value, bool) or not isinstance(c.value, int):
+                raise fail(f"{{{path}:words}}: {path} is not a number")
+            return number_words(c.value)
+        return str(c.value)
+
+    return _TEMPLATE.sub(one, text)
