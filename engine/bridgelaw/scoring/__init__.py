@@ -47,8 +47,8 @@ def score(result: Mapping[str, Any]) -> Score:
     code_id = result.get("code")
     if code_id is None:
         raise InputError("code", "is required")
-    if type(code_id) is not str:
-        raise InputError("code", f"expected a code id such as wcny-1913, got {code_id!r}")
+    if type(code_id) is not str or not 0 < len(code_id) <= 40:
+        raise InputError("code", f"expected a code id such as wcny-1913, got {code_id!r:.60}")
     rules = rules_of(load_code(code_id))
     if "deals" in result:
         if not rules.rubbers:

@@ -165,6 +165,14 @@ def check_keys(result: Mapping[Any, Any], allowed: tuple[str, ...], where: str, 
         if k not in allowed:
             raise InputError(f"{where}{k}", f"unknown field{did_you_mean(str(k), allowed)}; "
                              f"{what or 'fields are'} {', '.join(allowed)}")
+    no_nulls(result, where)
+
+
+def no_nulls(result: Mapping[Any, Any], where: str) -> None:
+    """A field is given a value or left out: null is neither."""
+    if None in result.values():
+        k = next(k for k, v in result.items() if v is None)
+        raise InputError(f"{where}{k}", "null is not a value: give one, or leave the field out")
 
 
 def read_penalties(rules: Rules, result: Mapping[str, Any], where: str, players: tuple[Seat, ...] | None
@@ -195,8 +203,6 @@ def read_penalties(rules: Rules, result: Mapping[str, Any], where: str, players:
             who = who_side
         points = _int(pen["points"], f"{at}.points", -_MAX_POINTS, _MAX_POINTS)
         law = pen["law"]
-        if type(law) is int and not isinstance(law, bool):
-            law = str(law)
         if not isinstance(law, str) or rules.code.law(law) is None:
             raise InputError(f"{at}.law", f"{rules.id} has no law {_show(law)}"
                              + (did_you_mean(law, [lw.number for lw in rules.code.laws]) if isinstance(law, str)
@@ -324,6 +330,8 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "") -> Shee
     """A deal's result, checked and completed (see the module docstring)."""
     if not _DEAL_KEY_SET.issuperset(result):
         check_keys(result, DEAL_KEYS, where)
+    elif None in result.values():
+        no_nulls(result, where)
     if "declarer" not in result:
         raise InputError(f"{where}declarer", "is required (the player of the combined hands)")
     declarer = _SEAT.get(result["declarer"]) if type(result["declarer"]) is str else None
