@@ -310,7 +310,10 @@ def score_core(rules: Rules, sheet: Sheet, who: Partnerships, where: str = ""
     # duplicate: a premium for the trick points of one deal
     if rules.premium is not None:
         for w in declaring + defending:
-            made = sum(e.points for e in out if e.side is w and e.column == "trick")
+            made = 0
+            for e in out:
+                if e.side is w and e.column == "trick":
+                    made += e.points
             if made >= rules.premium_trick_points:
                 out.append(ScoreEntry(w, "honour", rules.premium[0], "premium: %d trick points in one deal",
                                       rules.premium[1], (made,), "premium"))

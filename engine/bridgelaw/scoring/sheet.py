@@ -55,9 +55,10 @@ class Penalty:
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Sheet:
-    """One deal's result, checked: everything the scorer reads, with the derived facts filled in."""
+    """One deal's result, checked: everything the scorer reads, with the derived facts filled in (made once per
+    deal, read only by the scorer)."""
 
     declarer: Seat
     dealer: Seat | None
@@ -342,7 +343,7 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "") -> Shee
     if type(tricks) is not int or not 0 <= tricks <= 13:
         _int(tricks, f"{where}tricks", 0, 13)
     dealer = None
-    if result.get("dealer") is not None:
+    if "dealer" in result:
         dealer = _seat(result["dealer"], f"{where}dealer")
     if "note" in result:
         _text(result["note"], f"{where}note")
@@ -377,7 +378,7 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "") -> Shee
             counts = _three_hand_counts(rules, result.get("honours"), strain, declarer, dummy, players, where)
         held, chicane = None, ()
     else:
-        if result.get("dummy") is not None and _seat(result["dummy"], f"{where}dummy") is not declarer.partner:
+        if "dummy" in result and _seat(result["dummy"], f"{where}dummy") is not declarer.partner:
             raise InputError(f"{where}dummy", f"the dummy is the declarer's partner, {declarer.partner.value}")
         players = None
         counts = None
@@ -401,11 +402,13 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "") -> Shee
                                      " void of trumps: give the deal or the chicane, or make them agree")
         else:
             held = _stated_honours(rules, result.get("honours"), strain, where)
-            chicane = _stated_chicane(rules, result.get("chicane"), strain, where)
-            _check_against_voids(held, chicane, where)
-    revokes = _revokes(result, where)
-    penalties = read_penalties(rules, result, where, players)
-    original, note = _original_one_spade(rules, result, contract, declarer, dealer, where)
+            chicane = _stated_chicane(rules, result.get("chicane"), strain, where) if "chicane" in result else ()
+            if chicane:
+                _check_against_voids(held, chicane, where)
+    revokes = _revokes(result, where) if "revokes" in result else ()
+    penalties = read_penalties(rules, result, where, players) if "penalties" in result else ()
+    original, note = (_original_one_spade(rules, result, contract, declarer, dealer, where)
+                      if contract.level == 1 or "original_one_spade" in result else (False, ""))
     return Sheet(declarer, dealer, contract, tricks, held, counts, chicane, revokes, penalties, original, dummy, note)
 
 
