@@ -40,6 +40,9 @@ def parse_contract(code: Any, text: Any, field_name: str = "contract") -> Contra
     return _parse_contract(rules_of(code), text, field_name)
 
 
+_RULES: dict[str, Rules] = {}  # by code id: the bound rules of the code load_code gives
+
+
 def score(result: Mapping[str, Any]) -> Score:
     """Score one deal, or a rubber (``deals: [...]``)."""
     if type(result) is not dict and not isinstance(result, Mapping):
@@ -49,7 +52,9 @@ def score(result: Mapping[str, Any]) -> Score:
         raise InputError("code", "is required")
     if type(code_id) is not str or not 0 < len(code_id) <= 40:
         raise InputError("code", f"expected a code id such as wcny-1913, got {code_id!r:.60}")
-    rules = rules_of(load_code(code_id))
+    rules = _RULES.get(code_id)
+    if rules is None or rules.code is not load_code(code_id):
+        rules = _RULES[code_id] = rules_of(load_code(code_id))
     if "deals" in result:
         if not rules.rubbers:
             raise InputError("deals", f"{rules.id} has neither games nor rubbers: score each deal by itself")

@@ -362,7 +362,7 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "") -> Shee
         if dealer is dummy:
             raise InputError(f"{where}dealer", f"{dealer.value} is the dummy packet: no player sits there")
         players = tuple(s for s in Seat if s is not dummy)
-        if result.get("chicane"):
+        if "chicane" in result and result["chicane"] != []:
             raise InputError(f"{where}chicane", "the Laws of Three Hand Auction score no chicane (T13 scores honours "
                              "by each player); give any points agreed as penalties")
         deal = result.get("deal")
@@ -395,9 +395,9 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "") -> Shee
                 if stated != held:
                     raise InputError(f"{where}honours", f"the deal shows {_held_words(held)}, not "
                                      f"{_held_words(stated)}: give the deal or the honours, or make them agree")
-            if result.get("chicane"):
+            if "chicane" in result:
                 given = _stated_chicane(rules, result["chicane"], strain, where)
-                if set(given) != set(chicane):
+                if given and set(given) != set(chicane):
                     raise InputError(f"{where}chicane", f"the deal shows {', '.join(s.value for s in chicane) or 'no hand'}"
                                      " void of trumps: give the deal or the chicane, or make them agree")
         else:
