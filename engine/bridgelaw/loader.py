@@ -71,6 +71,7 @@ class FactSpec:
     ask: str
     derived: str = ""
     default: Any = None
+    presumed: str = ""  # what a ruling says of the default, when it is presumed
 
 
 @dataclass(frozen=True)
@@ -286,8 +287,13 @@ def _facts_of(src: Source, raw: Any, key: tuple[Any, ...]) -> dict[str, FactSpec
         if not isinstance(spec, dict) or "type" not in spec or "ask" not in spec:
             raise src.error(key + (name,), f"fact {name!r} needs 'type' and 'ask'")
         for k in spec:
-            if k not in ("type", "ask", "derived", "default"):
-                raise src.error(key + (name, k), f"unknown key {k!r}; a fact has type, ask, derived, default")
+            if k not in ("type", "ask", "derived", "default", "presumed"):
+                raise src.error(key + (name, k), f"unknown key {k!r}; a fact has type, ask, derived, default, "
+                                                 "presumed")
+        if (spec.get("default") is None) == bool(spec.get("presumed")):
+            raise src.error(key + (name,), f"fact {name!r} has " + (
+                "a default but no `presumed:` (what a ruling says when it presumes it, e.g. \"the cards were not "
+                "mixed\")" if spec.get("default") is not None else "`presumed:` but no default to presume"))
         t = spec["type"]
         if isinstance(t, list):
             ftype = Type("str", tuple(str(x) for x in t))
@@ -296,7 +302,8 @@ def _facts_of(src: Source, raw: Any, key: tuple[Any, ...]) -> dict[str, FactSpec
         else:
             raise src.error(key + (name, "type"), f"unknown type {t!r}; expected one of {', '.join(_TYPES)}"
                             " or a list of choices" + did_you_mean(str(t), _TYPES))
-        out[name] = FactSpec(name, ftype, str(spec["ask"]), str(spec.get("derived", "")), spec.get("default"))
+        out[name] = FactSpec(name, ftype, str(spec["ask"]), str(spec.get("derived", "")), spec.get("default"),
+                             str(spec.get("presumed", "")))
     return out
 
 

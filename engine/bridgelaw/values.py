@@ -276,7 +276,8 @@ class Card:
 
 
 class EffectKind(str, enum.Enum):
-    """What a remedy does. Documented, with its fields, in ``schema/ruling.schema.json``."""
+    """What a remedy does: the kinds of ``schema/effects.yaml`` (fields, wordings, clashes there; a test
+    keeps this literal list equal to it)."""
 
     NEW_DEAL = "new_deal"
     SCORE = "score"
@@ -454,6 +455,7 @@ class Ruling:
     notes: tuple[str, ...] = ()
     _trace: Any = field(default=(), repr=False, compare=False, hash=False)
     facts: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    presumed: tuple[tuple[str, Any], ...] = ()  # (fact, value): defaults a provision read, the incident not giving them
 
     @property
     def trace(self) -> tuple[TraceStep, ...]:
@@ -483,4 +485,5 @@ class Ruling:
             "notes": list(self.notes),
             "trace": [t.to_dict() for t in self.trace],
             "facts": {k: _plain(v) for k, v in self.facts.items()},
+            "presumed": [{"fact": n, "value": _plain(v)} for n, v in self.presumed],
         }

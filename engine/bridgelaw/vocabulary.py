@@ -35,7 +35,7 @@ from .resources import schema_dir
 from .yamlsrc import Source, load_yaml
 
 __all__ = [
-    "FieldSpec", "Wording", "KindSpec", "Vocabulary", "vocabulary", "load_vocabulary", "FIELD_TYPES",
+    "FieldSpec", "Wording", "KindSpec", "Vocabulary", "vocabulary", "load_vocabulary", "FIELD_TYPES", "PLACEHOLDER",
     "ruling_effect_schema", "write_schemas",
 ]
 
@@ -43,7 +43,8 @@ __all__ = [
 FIELD_TYPES = ("seat", "side", "call", "card", "suit", "int", "bool", "seats", "text", "choice")
 #: The types a ``where:`` may test, and an ``{field}`` may not print (a bool selects a wording, never shows).
 _WHERE_TYPES = ("choice", "bool", "int")
-_PLACEHOLDER = re.compile(r"\{([a-z][a-z_]*)(?::([a-z]+))?\}")
+#: A placeholder of a wording: ``{field}`` or ``{field:format}``.
+PLACEHOLDER = re.compile(r"\{([a-z][a-z_]*)(?::([a-z]+))?\}")
 _FORMATS = {"abs": ("int",)}  # {field:abs}: which types take the format
 
 
@@ -279,11 +280,11 @@ def _check_where(src: Source, key: tuple[Any, ...], f: FieldSpec, value: Any) ->
 
 
 def _check_text(src: Source, key: tuple[Any, ...], text: str, fields: Mapping[str, FieldSpec]) -> None:
-    stray = _PLACEHOLDER.sub("", text)
+    stray = PLACEHOLDER.sub("", text)
     if "{" in stray or "}" in stray:
         raise src.error(key, f"a brace that is not a placeholder in {text!r}: placeholders are {{field}} or "
                              "{field:abs}, and the text has no other braces")
-    for m in _PLACEHOLDER.finditer(text):
+    for m in PLACEHOLDER.finditer(text):
         fname, fmt = m.group(1), m.group(2)
         if fname not in fields:
             raise src.error(key, f"{{{fname}}} names no field" + did_you_mean(fname, fields)
@@ -334,7 +335,7 @@ def _check_total(src: Source, key: tuple[Any, ...], kind: str, fields: tuple[Fie
         if w is None:
             raise src.error(key + ("wording",), f"no wording of {kind!r} fits an effect with {shown}: add one, or "
                                                  "end the list with a wording that has no conditions")
-        for m in _PLACEHOLDER.finditer(w.text):
+        for m in PLACEHOLDER.finditer(w.text):
             if m.group(1) not in sample:
                 i = wordings.index(w)
                 raise src.error(key + ("wording", i, "text"), f"{{{m.group(1)}}} is printed for an effect with "
