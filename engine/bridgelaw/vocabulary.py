@@ -190,15 +190,17 @@ def _build(path: Path, display: str) -> Vocabulary:
 
 def _check_schema(src: Source, schema_path: Path) -> None:
     import jsonschema  # deferred: only a changed vocabulary is checked (the result is cached)
-    from jsonschema.exceptions import best_match
 
     try:
         schema = json.loads(schema_path.read_text(encoding="utf-8"))
     except OSError as e:
         raise LawFileError(f"cannot read the vocabulary's schema: {e.strerror}", str(schema_path)) from None
-    err = best_match(jsonschema.Draft202012Validator(schema).iter_errors(src.data))
-    if err is None:
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(src.data))
+    if not errors:
         return
+    # the deepest error first; at one depth, an unknown key or a wrong value before what they make missing
+    rank = {"additionalProperties": 0, "enum": 1, "propertyNames": 1}
+    err = min(errors, key=lambda e: (-len(e.absolute_path), rank.get(str(e.validator), 2)))
     where = tuple(err.absolute_path)
     name = ".".join(str(p) for p in where) or "(top level)"
     inst = err.instance
@@ -213,6 +215,9 @@ def _check_schema(src: Source, schema_path: Path) -> None:
                         + did_you_mean(str(inst), map(str, err.validator_value)))
     if err.validator == "required":
         raise src.error(where, f"{name}: {err.message.replace('is a required property', 'is required')}")
+    if err.validator == "pattern":
+        raise src.error(where, f"{name}: {inst!r} is not a name: a name is lowercase letters joined by _ "
+                               "(e.g. adverse_call)")
     if err.validator == "not" and isinstance(inst, dict) and "values" in inst:
         raise src.error(where + ("values",), f"{name}: only a field of type choice has values")
     raise src.error(where, f"{name}: {err.message}")
@@ -279,23 +284,34 @@ def _check_where(src: Source, key: tuple[Any, ...], f: FieldSpec, value: Any) ->
         raise src.error(key, f"{f.name} is an int: expected a whole number, got {value!r}")
 
 
+def _error_in(src: Source, key: tuple[Any, ...], text: str, offset: int, message: str) -> LawFileError:
+    """An error at ``offset`` characters into the text at ``key`` (at the text itself when it is not written on
+    one line as it reads)."""
+    e = src.error(key, message)
+    line = src.lines[e.line - 1] if e.line and e.column and 0 < e.line <= len(src.lines) else ""
+    if e.column is not None and line[e.column - 1:e.column - 1 + len(text)] == text:
+        e = LawFileError(message, e.path, e.line, e.column + offset, e.source_line)
+    return e
+
+
 def _check_text(src: Source, key: tuple[Any, ...], text: str, fields: Mapping[str, FieldSpec]) -> None:
-    stray = PLACEHOLDER.sub("", text)
-    if "{" in stray or "}" in stray:
-        raise src.error(key, f"a brace that is not a placeholder in {text!r}: placeholders are {{field}} or "
-                             "{field:abs}, and the text has no other braces")
+    stray = PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
+    brace = min((i for i in (stray.find("{"), stray.find("}")) if i >= 0), default=-1)
+    if brace >= 0:
+        raise _error_in(src, key, text, brace, f"a brace that is not a placeholder in {text!r}: placeholders are "
+                                               "{field} or {field:abs}, and the text has no other braces")
     for m in PLACEHOLDER.finditer(text):
         fname, fmt = m.group(1), m.group(2)
         if fname not in fields:
-            raise src.error(key, f"{{{fname}}} names no field" + did_you_mean(fname, fields)
+            raise _error_in(src, key, text, m.start(), f"{{{fname}}} names no field" + did_you_mean(fname, fields)
                             + (f"; the fields are {', '.join(fields)}" if fields else "; the kind takes no fields"))
         f = fields[fname]
         if f.type == "bool":
-            raise src.error(key, f"{{{fname}}} is a bool, which is never printed: select a wording with "
-                                 f"`where: {{{fname}: true}}` instead")
+            raise _error_in(src, key, text, m.start(), f"{{{fname}}} is a bool, which is never printed: select a "
+                                                       f"wording with `where: {{{fname}: true}}` instead")
         if fmt is not None and f.type not in _FORMATS.get(fmt, ()):
             allowed = [k for k, types in _FORMATS.items() if f.type in types]
-            raise src.error(key, f"{{{fname}:{fmt}}}: a {f.type} field takes "
+            raise _error_in(src, key, text, m.start(), f"{{{fname}:{fmt}}}: a {f.type} field takes "
                             + (f"the formats {', '.join(allowed)}" if allowed else "no format"))
 
 
@@ -338,8 +354,9 @@ def _check_total(src: Source, key: tuple[Any, ...], kind: str, fields: tuple[Fie
         for m in PLACEHOLDER.finditer(w.text):
             if m.group(1) not in sample:
                 i = wordings.index(w)
-                raise src.error(key + ("wording", i, "text"), f"{{{m.group(1)}}} is printed for an effect with "
-                                f"{shown}, which does not give it: put {m.group(1)} in this wording's `with`")
+                raise _error_in(src, key + ("wording", i, "text"), w.text, m.start(),
+                                f"{{{m.group(1)}}} is printed for an effect with {shown}, which does not give it: "
+                                f"put {m.group(1)} in this wording's `with`")
 
 
 def _check_clashes(src: Source, raw: Mapping[str, Any]) -> None:

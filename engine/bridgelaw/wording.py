@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from .values import Call, CallKind, Card, Effect, Question, Ruling
-from .vocabulary import PLACEHOLDER, FieldSpec, vocabulary
+from .vocabulary import PLACEHOLDER, FieldSpec, Vocabulary, vocabulary
 
 __all__ = [
     "seat_words", "side_words", "chooser_words", "call_words", "card_words", "suit_words", "seats_words",
@@ -134,10 +134,10 @@ def _field_words(f: FieldSpec, value: Any, fmt: str | None) -> str:
 # Effects
 
 
-def effect_sentence(effect: Effect | Mapping[str, Any]) -> str:
-    """One effect as a sentence, from its kind's wording in ``schema/effects.yaml``."""
+def effect_sentence(effect: Effect | Mapping[str, Any], vocab: Vocabulary | None = None) -> str:
+    """One effect as a sentence, from its kind's wording in ``schema/effects.yaml`` (or in ``vocab``)."""
     d = effect.to_dict() if isinstance(effect, Effect) else dict(effect)
-    kind = vocabulary().kind(str(d.pop("kind")))
+    kind = (vocab or vocabulary()).kind(str(d.pop("kind")))
     w = kind.wording_for(d)
 
     def fill(m: Any) -> str:
