@@ -162,3 +162,19 @@ def test_ask_takes_a_choice_in_words():
     assert p.returncode == 0, p.stderr
     assert "not in rotation / pack incorrect" in p.stdout and "not_in_rotation" not in p.stdout
     assert "Misdeal — The American Laws of Bridge" in p.stdout
+
+
+def test_a_default_without_its_presumed_words_is_refused_at_its_line(tmp_path):
+    import shutil
+
+    from bridgelaw import LawFileError
+
+    laws = tmp_path / "laws"
+    shutil.copytree(ROOT / "laws" / "kinds.d", laws / "kinds.d")
+    text = (ROOT / "laws" / "kinds.yaml").read_text(encoding="utf-8")
+    line = next(i for i, s in enumerate(text.splitlines(), 1) if s.strip().startswith("pack_imperfect:"))
+    (laws / "kinds.yaml").write_text(text.replace(', presumed: "no card of the pack is torn, marked or missing"', ""),
+                                     encoding="utf-8")
+    with pytest.raises(LawFileError) as info:
+        load_kinds(str(laws))
+    assert info.value.line == line and "has a default but no `presumed:`" in str(info.value)

@@ -176,7 +176,7 @@ def cmd_kinds(args: argparse.Namespace) -> int:
         for n, f in k.facts.items():
             t = " | ".join(f.type.choices) if f.type.choices else f.type.name
             extra = (f" [derived: {f.derived}]" if f.derived else "") + \
-                    (f" [presumed {str(f.default).lower()} if not given]" if f.default is not None else "")
+                    (f" [if not given: {f.presumed}]" if f.default is not None else "")
             print(f"    {n} ({t}): {f.ask}{extra}")
     return 0
 

@@ -19,7 +19,6 @@ The template syntax is documented at the head of ``schema/effects.yaml``.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import re
@@ -468,6 +467,8 @@ def write_schemas(check: bool = False, root: Path | None = None) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import argparse  # here: not at start-up
+
     ap = argparse.ArgumentParser(prog="python -m bridgelaw.vocabulary",
                                  description="Generate the effect parts of the JSON schemas from schema/effects.yaml.")
     g = ap.add_mutually_exclusive_group(required=True)
