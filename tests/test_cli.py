@@ -59,7 +59,7 @@ def test_auction_rules_on_an_insufficient_bid():
 
 
 def test_ask_interviews_with_piped_answers():
-    p = run("ask", "wcny-1913", stdin="revoke\nN\nE\nyes\n1\n")
+    p = run("ask", "wcny-1913", stdin="revoke\nN\nS\n\nE\nyes\n1\n")  # no auction: the declarer is asked
     assert p.returncode == 0, p.stderr
     assert "East chooses one of:" in p.stdout and "[tricks]" in p.stdout
     short = run("ask", "wcny-1913", stdin="revoke\nN\n")

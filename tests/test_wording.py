@@ -156,12 +156,12 @@ def test_questions_say_how_to_answer_with_an_example_the_engine_takes():
             _PARSE[name](w.example)  # the example is an answer the engine reads
 
 
-def test_ask_takes_a_choice_in_words():
+def test_ask_ends_with_the_ruling_in_the_renderers_words():
     p = subprocess.run([sys.executable, "-m", "bridgelaw.cli", "ask", "wcny-1913"], capture_output=True, text=True,
-                       input="misdeal\nnot in rotation\nyes\n", timeout=60)
+                       input="misdeal\nnot in rotation\n", timeout=60)
     assert p.returncode == 0, p.stderr
-    assert "not in rotation / pack incorrect" in p.stdout and "not_in_rotation" not in p.stdout
-    assert "Misdeal — The American Laws of Bridge" in p.stdout
+    said = ruling_text(rule({"code": "wcny-1913", "irregularity": "misdeal", "facts": {"cause": "not_in_rotation"}}))
+    assert p.stdout.endswith(said + "\n") and said.startswith("Misdeal — The American Laws of Bridge")
 
 
 def test_a_default_without_its_presumed_words_is_refused_at_its_line(tmp_path):
