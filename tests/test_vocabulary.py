@@ -1,6 +1,7 @@
 """The effect vocabulary (schema/effects.yaml) agrees with everything built from it, and refuses a broken file.
 
-Agreement: the EffectKind enum, the loader's effect fields, the schemas' effect parts, audit's clash list.
+Agreement: the EffectKind members and the schemas' effect parts (written from it), the loader's effect fields,
+audit's clash list.
 Broken vocabularies (tests/broken/effects/) are named after the error they must raise, at path:line:col.
 A mutated vocabulary loads or is refused with a LawFileError, never anything else; an effect of any kind,
 with any fields its kind allows, is said in words.
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 from bridgelaw import LawFileError
 from bridgelaw.loader import EFFECT_FIELDS, _FIELD_TYPES, _LIT
 from bridgelaw.values import EffectKind
-from bridgelaw.vocabulary import _samples, generated_schemas, load_vocabulary, vocabulary, write_schemas
+from bridgelaw.vocabulary import _samples, generated_files, load_vocabulary, vocabulary, write_generated
 from bridgelaw.wording import effect_sentence
 
 from conftest import ROOT, expectations
@@ -37,7 +38,8 @@ def test_the_effect_kind_enum_is_the_vocabulary():
     missing = [k for k in VOCAB.names if k not in enum]
     extra = [k for k in enum if k not in VOCAB.names]
     assert (missing, extra) == ([], []), (
-        f"EffectKind (engine/bridgelaw/values.py) lacks {missing} and has {extra} that schema/effects.yaml lacks")
+        f"EffectKind (engine/bridgelaw/values.py) lacks {missing} and has {extra} that schema/effects.yaml lacks: "
+        "run python -m bridgelaw.vocabulary --write")
     assert enum == list(VOCAB.names), "EffectKind lists the kinds in another order than schema/effects.yaml"
 
 
@@ -57,7 +59,7 @@ def test_the_loaders_effect_fields_are_the_vocabularys():
 
 
 def test_the_checked_in_schemas_are_generated_from_the_vocabulary():
-    assert write_schemas(check=True) == [], "run: python -m bridgelaw.vocabulary --write-schemas"
+    assert write_generated(check=True) == [], "run: python -m bridgelaw.vocabulary --write"
     law = json.loads((SCHEMA / "law-file.schema.json").read_text())
     enums = [law["$defs"]["provision"]["properties"]["effects"]["items"]["properties"]["kind"]["enum"],
              law["$defs"]["provision"]["properties"]["options"]["items"]["properties"]["effects"]["items"]
@@ -67,16 +69,20 @@ def test_the_checked_in_schemas_are_generated_from_the_vocabulary():
     assert [b["title"] for b in ruling["$defs"]["effect"]["oneOf"]] == list(VOCAB.names)
 
 
-def test_a_stale_schema_is_found_and_rewritten(tmp_path):
+def test_stale_generated_files_are_found_and_rewritten(tmp_path):
     for name in ("ruling.schema.json", "law-file.schema.json"):
         shutil.copy(SCHEMA / name, tmp_path / name)
     law = json.loads((tmp_path / "law-file.schema.json").read_text())
     law["$defs"]["provision"]["properties"]["effects"]["items"]["properties"]["kind"]["enum"].pop()
     (tmp_path / "law-file.schema.json").write_text(json.dumps(law, indent=1))
-    assert write_schemas(check=True, root=tmp_path) == ["law-file.schema.json"]
-    assert write_schemas(root=tmp_path) == ["law-file.schema.json"]
-    assert write_schemas(check=True, root=tmp_path) == []
-    assert all(now == new for now, new in generated_schemas(VOCAB, tmp_path).values())
+    values = tmp_path / "values.py"
+    source = (ROOT / "engine" / "bridgelaw" / "values.py").read_text()
+    values.write_text(source.replace('    NO_DOUBLE = "no_double"\n', ""))
+    assert write_generated(check=True, root=tmp_path, values=values) == ["values.py", "law-file.schema.json"]
+    assert write_generated(root=tmp_path, values=values) == ["values.py", "law-file.schema.json"]
+    assert write_generated(check=True, root=tmp_path, values=values) == []
+    assert values.read_text() == source
+    assert all(now == new for now, new in generated_files(VOCAB, tmp_path, values).values())
 
 
 def test_audits_clash_list_is_the_vocabularys():

@@ -52,7 +52,7 @@ def _effect_fields() -> dict[EffectKind, dict[str, tuple[Type | str, bool]]]:
             kind = EffectKind(k.name)
         except ValueError:
             raise LawFileError(f"effect kind {k.name!r} is not a member of EffectKind (engine/bridgelaw/values.py): "
-                               "add it there", vocab.path) from None
+                               "run python -m bridgelaw.vocabulary --write", vocab.path) from None
         out[kind] = {f.name: (Type("str", f.choices) if f.type == "choice" else _FIELD_TYPES[f.type], f.required)
                      for f in k.fields}
     return out

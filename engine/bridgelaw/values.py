@@ -276,9 +276,10 @@ class Card:
 
 
 class EffectKind(str, enum.Enum):
-    """What a remedy does: the kinds of ``schema/effects.yaml`` (fields, wordings, clashes there; a test
-    keeps this literal list equal to it)."""
+    """What a remedy does: the kinds of ``schema/effects.yaml`` (their fields, wordings and clashes are there).
+    The members are written from it, as literals for start-up speed; a test checks they agree."""
 
+    # written by `python -m bridgelaw.vocabulary --write` from schema/effects.yaml: do not edit
     NEW_DEAL = "new_deal"
     SCORE = "score"
     NO_TRICK_SCORE = "no_trick_score"
@@ -313,6 +314,7 @@ class EffectKind(str, enum.Enum):
     AVERAGE_SCORE = "average_score"
     HONOURS_ONLY = "honours_only"
     NO_DOUBLE = "no_double"
+    # end of the members written from schema/effects.yaml
 
     def __str__(self) -> str:
         return self.value

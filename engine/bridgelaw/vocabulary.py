@@ -7,10 +7,10 @@ This module reads that file (its errors at ``path:line:col``, like a law
 file's), and everything else is generated from it or checked against it:
 
 - ``loader.EFFECT_FIELDS`` (the fields a law file's effect may give) is built from :func:`vocabulary`;
-- the effect enums of ``schema/law-file.schema.json`` and the effect ``oneOf`` of
-  ``schema/ruling.schema.json`` are written by ``python -m bridgelaw.vocabulary --write-schemas``
-  (``--check`` says whether the checked-in schemas are what it would write; a test runs it);
-- ``values.EffectKind`` is a literal enum, for start-up speed; a test compares it with the kinds here;
+- the effect enums of ``schema/law-file.schema.json``, the effect ``oneOf`` of ``schema/ruling.schema.json``
+  and the members of ``values.EffectKind`` (literals, for start-up speed) are written by
+  ``python -m bridgelaw.vocabulary --write`` (``--check`` says whether the checked-in files are what it would
+  write; a test runs it);
 - ``compare.audit``'s clash list is :meth:`Vocabulary.clash_pairs`;
 - :mod:`bridgelaw.wording` says every effect with the wordings here.
 
@@ -24,7 +24,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -35,7 +35,7 @@ from .yamlsrc import Source, load_yaml
 
 __all__ = [
     "FieldSpec", "Wording", "KindSpec", "Vocabulary", "vocabulary", "load_vocabulary", "FIELD_TYPES", "PLACEHOLDER",
-    "ruling_effect_schema", "write_schemas",
+    "ruling_effect_schema", "generated_files", "write_generated",
 ]
 
 #: The field types a vocabulary may use (documented in schema/effects.yaml; checked by schema/effects.schema.json).
@@ -135,11 +135,16 @@ class Vocabulary:
     def names(self) -> tuple[str, ...]:
         return tuple(k.name for k in self.kinds)
 
+    @cached_property
+    def _by_name(self) -> dict[str, KindSpec]:
+        return {k.name: k for k in self.kinds}
+
     def kind(self, name: str) -> KindSpec:
-        for k in self.kinds:
-            if k.name == name:
-                return k
-        raise KeyError(name)
+        """The kind named; KeyError (with the names it knows) for any other."""
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"no effect kind {name!r} in {self.path}{did_you_mean(name, self._by_name)}") from None
 
     def clash_pairs(self) -> list[tuple[str, str]]:
         """Each clash once, as written: (the kind that lists it, the kind listed)."""
@@ -436,10 +441,28 @@ def _dump(data: Any, like: str) -> str:
     return json.dumps(data, indent=1, ensure_ascii=False) + ("\n" if like.endswith("\n") else "")
 
 
-def generated_schemas(v: Vocabulary, root: Path | None = None) -> dict[Path, tuple[str, str]]:
-    """Each schema file the vocabulary writes: (its text now, its text as generated)."""
+_MEMBERS_START = "    # written by `python -m bridgelaw.vocabulary --write` from schema/effects.yaml: do not edit\n"
+_MEMBERS_END = "    # end of the members written from schema/effects.yaml\n"
+
+
+def _effect_kind_members(v: Vocabulary, text: str, path: Path) -> str:
+    """values.py with the members of EffectKind written from the vocabulary (between its two marker lines)."""
+    start, end = text.find(_MEMBERS_START), text.find(_MEMBERS_END)
+    if start < 0 or end < start:
+        raise LawFileError("the marker lines around EffectKind's members are missing", str(path))
+    members = "".join(f'    {name.upper()} = "{name}"\n' for name in v.names)
+    return text[:start + len(_MEMBERS_START)] + members + text[end:]
+
+
+def generated_files(v: Vocabulary, root: Path | None = None,
+                      values: Path | None = None) -> dict[Path, tuple[str, str]]:
+    """Each file the vocabulary writes: (its text now, its text as generated). The schemas' effect parts, and
+    the members of ``values.EffectKind``."""
     root = root or schema_dir()
     out: dict[Path, tuple[str, str]] = {}
+    values = values or Path(__file__).with_name("values.py")
+    text = values.read_text(encoding="utf-8")
+    out[values] = (text, _effect_kind_members(v, text, values))
     ruling_path = root / "ruling.schema.json"
     text = ruling_path.read_text(encoding="utf-8")
     ruling = json.loads(text)
@@ -455,10 +478,10 @@ def generated_schemas(v: Vocabulary, root: Path | None = None) -> dict[Path, tup
     return out
 
 
-def write_schemas(check: bool = False, root: Path | None = None) -> list[str]:
-    """Write the generated schema parts (or with ``check``, only list the files that differ)."""
+def write_generated(check: bool = False, root: Path | None = None, values: Path | None = None) -> list[str]:
+    """Write the generated parts (or with ``check``, only list the files that differ)."""
     stale = []
-    for path, (now, new) in generated_schemas(vocabulary(), root).items():
+    for path, (now, new) in generated_files(vocabulary(), root, values).items():
         if now != new:
             stale.append(path.name)
             if not check:
@@ -470,22 +493,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     import argparse  # here: not at start-up
 
     ap = argparse.ArgumentParser(prog="python -m bridgelaw.vocabulary",
-                                 description="Generate the effect parts of the JSON schemas from schema/effects.yaml.")
+                                 description="Write what is generated from schema/effects.yaml: the effect parts "
+                                             "of the JSON schemas, and the members of EffectKind.")
     g = ap.add_mutually_exclusive_group(required=True)
-    g.add_argument("--write-schemas", action="store_true", help="write ruling.schema.json and law-file.schema.json")
-    g.add_argument("--check", action="store_true", help="exit 1 if a checked-in schema differs from the vocabulary")
+    g.add_argument("--write", "--write-schemas", dest="write", action="store_true",
+                   help="write schema/ruling.schema.json, schema/law-file.schema.json, engine/bridgelaw/values.py")
+    g.add_argument("--check", action="store_true", help="exit 1 if a checked-in file differs from the vocabulary")
     args = ap.parse_args(argv)
     try:
-        stale = write_schemas(check=args.check)
+        stale = write_generated(check=args.check)
     except LawFileError as e:
         print(e, file=sys.stderr)
         return 2
     if args.check:
         for name in stale:
-            print(f"schema/{name} differs from schema/effects.yaml: run python -m bridgelaw.vocabulary --write-schemas",
-                  file=sys.stderr)
+            print(f"{name} differs from schema/effects.yaml: run python -m bridgelaw.vocabulary --write", file=sys.stderr)
         return 1 if stale else 0
-    print(f"wrote {', '.join('schema/' + n for n in stale)}" if stale else "the schemas were up to date")
+    print(f"wrote {', '.join(stale)}" if stale else "everything was up to date")
     return 0
 
 
