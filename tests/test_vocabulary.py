@@ -94,6 +94,15 @@ def test_audits_clash_list_is_the_vocabularys():
         assert b in VOCAB.kind(a).clashes and a in VOCAB.kind(b).clashes
 
 
+def test_every_field_type_is_known_to_the_schema_the_loader_and_the_renderer():
+    from bridgelaw.vocabulary import FIELD_TYPES
+    from bridgelaw.wording import _BY_TYPE
+
+    meta = json.loads((SCHEMA / "effects.schema.json").read_text())
+    assert list(FIELD_TYPES) == meta["$defs"]["field"]["properties"]["type"]["enum"]
+    assert set(FIELD_TYPES) == set(_FIELD_TYPES) | {"choice"} == set(_BY_TYPE) | {"choice", "int", "bool"}
+
+
 def test_every_kind_has_a_description_and_words_and_every_value_its_words():
     for kind in VOCAB.kinds:
         assert kind.description and kind.wording, kind.name

@@ -40,7 +40,7 @@ __all__ = [
 
 #: The field types a vocabulary may use (documented in schema/effects.yaml; checked by schema/effects.schema.json).
 FIELD_TYPES = ("seat", "side", "call", "card", "suit", "int", "bool", "seats", "text", "choice")
-#: The types a ``where:`` may test, and an ``{field}`` may not print (a bool selects a wording, never shows).
+#: The types a ``where:`` may test.
 _WHERE_TYPES = ("choice", "bool", "int")
 #: A placeholder of a wording: ``{field}`` or ``{field:format}``.
 PLACEHOLDER = re.compile(r"\{([a-z][a-z_]*)(?::([a-z]+))?\}")
@@ -507,7 +507,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.check:
         for name in stale:
-            print(f"{name} differs from schema/effects.yaml: run python -m bridgelaw.vocabulary --write", file=sys.stderr)
+            print(f"{name} differs from schema/effects.yaml: run python -m bridgelaw.vocabulary --write",
+                  file=sys.stderr)
         return 1 if stale else 0
     print(f"wrote {', '.join(stale)}" if stale else "everything was up to date")
     return 0
