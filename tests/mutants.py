@@ -13,8 +13,13 @@ loaded and its casebook ruled. The outcome is one of:
 - ``unchanged`` — it loads and every casebook ruling and score, in full (trace,
                   notes and labels included), is what it was (good: the edit
                   changed nothing the casebook can see, in any way);
+- ``retraced``  — it loads and every ruling and score is what it was; only a
+                  trace's reasons or the facts a ruling echoes changed (which
+                  of two provisions that both override a third is named, a
+                  presumption no provision reads) (good: no ruling changed);
 - ``silent``    — it loads, the casebook passes, but some ruling or score
-                  changed in its full form: a change no case catches (bad);
+                  changed — its effects, options, questions, laws, notes or
+                  entries: a change no case catches (bad);
 - ``unplaced``  — refused without a line and column (bad);
 - ``crash``     — any other exception: a traceback (bad);
 - ``hang``      — it took longer than the time limit (bad).
@@ -36,7 +41,7 @@ from typing import Any, Callable, Iterator
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-GOOD = ("refused", "caught", "unchanged")
+GOOD = ("refused", "caught", "unchanged", "retraced")
 TIME_LIMIT = 20.0  # seconds for one mutation: load and rule; a hang is anything slower
 
 
@@ -401,9 +406,10 @@ class Lab:
         shutil.copytree(ROOT / "laws", self.laws, symlinks=True)
         self.cases = load_cases(ROOT / "rulings") + load_cases(ROOT / "rulings", scores=True)
         self.full: dict[str, str] = {}
+        self.ruled: dict[str, str] = {}
         with self._data():
             for case in self.cases:
-                self.full[case.path] = self._full(case)
+                self.full[case.path], self.ruled[case.path] = self._views(case)
 
     def _data(self) -> Any:
         import contextlib
@@ -427,11 +433,15 @@ class Lab:
         return cm()
 
     @staticmethod
-    def _full(case: Any) -> str:
+    def _views(case: Any, out: Any = None) -> tuple[str, str]:
+        """A ruling (or score) in full, and what it decides: without its trace and the facts it echoes."""
         from bridgelaw import rule, score
 
-        out = (rule if case.kind == "ruling" else score)(case.incident)
-        return json.dumps(out.to_dict(), sort_keys=True, default=str)
+        if out is None:
+            out = (rule if case.kind == "ruling" else score)(case.incident)
+        d = out.to_dict()
+        decided = {k: v for k, v in d.items() if k not in ("trace", "facts")}
+        return json.dumps(d, sort_keys=True, default=str), json.dumps(decided, sort_keys=True, default=str)
 
     def run(self, m: Mutation) -> Outcome:
         saved = _snapshot(self.laws / m.code if m.code else self.laws, m)
@@ -466,7 +476,7 @@ class Lab:
                 return "unplaced", str(e)
             except BridgelawError as e:  # an unknown code once its folder is broken: refused by name
                 return ("refused" if "unknown code" in str(e) else "crash"), str(e).splitlines()[0]
-            changed = []
+            changed, retraced = [], []
             for case in self.cases:
                 if case.incident.get("code") not in codes:
                     continue
@@ -485,10 +495,15 @@ class Lab:
                     return "caught", f"{case.path}: refused at ruling time: {str(e).splitlines()[0]}"
                 if diffs:
                     return "caught", f"{case.path}: {diffs[0][:200]}"
-                if json.dumps(r.to_dict(), sort_keys=True, default=str) != self.full[case.path]:
+                full, decided = self._views(case, r)
+                if decided != self.ruled[case.path]:
                     changed.append(case.path)
+                elif full != self.full[case.path]:
+                    retraced.append(case.path)
             if changed:
                 return "silent", f"{len(changed)} ruling(s) changed, no case caught it: {changed[0]}"
+            if retraced:
+                return "retraced", f"{len(retraced)} ruling(s) explained differently: {retraced[0]}"
             return "unchanged", ""
         except _Timeout:
             return "hang", f"more than {TIME_LIMIT} s"
@@ -518,7 +533,7 @@ def _restore(folder: Path, saved: dict[str, bytes], m: Mutation) -> None:
 def report(outcomes: list[Outcome]) -> str:
     """Counts by family and outcome, then every bad outcome, then the survivors (unchanged) by family."""
     fams = sorted({o.mutation.family for o in outcomes})
-    kinds = ["refused", "caught", "unchanged", "silent", "unplaced", "crash", "hang"]
+    kinds = ["refused", "caught", "unchanged", "retraced", "silent", "unplaced", "crash", "hang"]
     lines = [f"{'family':<11}" + "".join(f"{k:>10}" for k in kinds) + f"{'total':>8}"]
     for f in fams:
         row = [o for o in outcomes if o.mutation.family == f]

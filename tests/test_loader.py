@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -165,7 +166,8 @@ def _code_with(tmp_path: Path, provision: str) -> None:
     code = laws / "t"
     code.mkdir()
     (code / "code.yaml").write_text("id: t\ntitle: T\nauthority: T\nyear: 1913\ngame: auction\nsource: {file: none}\n")
-    shutil.copy(ROOT / "laws" / "wcny-1913" / "parameters.yaml", code / "parameters.yaml")
+    params = (ROOT / "laws" / "wcny-1913" / "parameters.yaml").read_text(encoding="utf-8")
+    (code / "parameters.yaml").write_text(re.sub(r'law: "[^"]*"', 'law: "1"', params), encoding="utf-8")
     (code / "01-t.yaml").write_text('heading: T\nlaws:\n  - number: "1"\n    text: A law.\n    topics: [revoke]\n'
                                     "    provisions:\n" + provision)
 

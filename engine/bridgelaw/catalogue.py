@@ -35,7 +35,7 @@ __all__ = ["FactSpec", "Kind", "load_kinds", "load_topics", "coerce_fact", "TYPE
 #: The types a fact may have (besides a list of choices).
 TYPES = {"bool": BOOL, "int": INT, "str": STR, "seat": SEAT, "side": SIDE, "call": CALL, "bid": BID, "card": CARD,
          "suit": SUIT}
-_FACT_KEYS = ("type", "ask", "derived", "derive", "default")
+_FACT_KEYS = ("type", "ask", "derived", "derive", "default", "presumed")
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,7 @@ class FactSpec:
     ask: str
     derived: str = ""  # words: how the engine derives it from the auction record
     default: Any = None  # a documented presumption, already read as the fact's type
+    presumed: str = ""  # what a ruling says of the default, when it is presumed
     derive: str = ""  # an expression of the condition language the fact is computed from
     derive_tree: Expr | None = None
 
@@ -201,14 +202,19 @@ def _facts_of(src: Source, raw: Any, key: tuple[Any, ...]) -> dict[str, FactSpec
         else:
             raise src.error(key + (name, "type"), f"unknown type {t!r}; expected one of {', '.join(TYPES)}"
                             " or a list of choices" + did_you_mean(str(t), TYPES))
-        for k in ("ask", "derived", "derive"):
+        if (spec.get("default") is None) == bool(spec.get("presumed")):
+            raise src.error(key + (name,), f"fact {name!r} has " + (
+                "a default but no `presumed:` (what a ruling says when it presumes it, e.g. \"the cards were not "
+                "mixed\")" if spec.get("default") is not None else "`presumed:` but no default to presume"))
+        for k in ("ask", "derived", "derive", "presumed"):
             if k in spec and not (isinstance(spec[k], str) and spec[k].strip()):
                 raise src.error(key + (name, k), f"{k} is text, got {spec[k]!r}")
         if "derive" in spec and ("derived" in spec or "default" in spec):
             other = "derived" if "derived" in spec else "default"
             raise src.error(key + (name, other), f"fact {name!r} is computed from its 'derive' expression; "
                             f"it takes no {other!r} besides")
-        f = FactSpec(name, ftype, str(spec["ask"]), str(spec.get("derived", "")), None, str(spec.get("derive", "")))
+        f = FactSpec(name, ftype, str(spec["ask"]), str(spec.get("derived", "")), None, str(spec.get("presumed", "")),
+                     str(spec.get("derive", "")))
         default = spec.get("default")
         if default is not None:
             try:
@@ -216,7 +222,7 @@ def _facts_of(src: Source, raw: Any, key: tuple[Any, ...]) -> dict[str, FactSpec
             except InputError as e:
                 raise src.error(key + (name, "default"), f"the default of {name!r} is not one of its values: "
                                 f"{e.message}") from None
-            f = FactSpec(name, ftype, f.ask, f.derived, default, f.derive)
+            f = FactSpec(name, ftype, f.ask, f.derived, default, f.presumed, f.derive)
         out[name] = f
     return out
 
@@ -285,7 +291,7 @@ def _derivations(src: Source, key: tuple[Any, ...], facts: Mapping[str, FactSpec
             raise where.at(tree.line, tree.column, f"{name} is a {f.type}, but its derive expression gives a {got}")
         if name in names_used(tree):
             raise where.at(tree.line, tree.column, f"{name} is derived from itself")
-        out[name] = FactSpec(f.name, f.type, f.ask, f.derived, f.default, f.derive, tree)
+        out[name] = FactSpec(f.name, f.type, f.ask, f.derived, f.default, f.presumed, f.derive, tree)
     order = derivation_order(out)
     if order is None:
         cyc = [n for n, f in out.items() if f.derive_tree is not None]

@@ -33,9 +33,11 @@ from .conditions import (
 from .cache import cached, store
 from .catalogue import TYPES as _TYPES, FactSpec, Kind, load_kinds, load_topics
 from .errors import ConditionError, LawFileError, UnknownCodeError, did_you_mean
+from .parameters import bind as bind_parameters, render as render_label
 from .resources import grammar_path, laws_dir, schema_dir
 from .seats import SeatModel, chooser_faults, model_for
 from .values import Call, EffectKind
+from .vocabulary import vocabulary
 from .yamlsrc import Source, load_yaml
 
 __all__ = [
@@ -44,48 +46,31 @@ __all__ = [
 ]
 
 # --------------------------------------------------------------------------
-# The effect vocabulary: which fields each effect kind takes, and their types.
-# Literal fields take the YAML value as written; the rest are expressions.
+# The effect vocabulary: which fields each effect kind takes, and their types, generated from
+# schema/effects.yaml (bridgelaw.vocabulary). Literal fields take the YAML value as written; the rest are
+# expressions.
 
 _LIT = "literal"
 _ENUM_LITERALS = {"side": ("NS", "EW"), "seat": ("N", "E", "S", "W"), "suit": ("C", "D", "H", "S")}
-EFFECT_FIELDS: dict[EffectKind, dict[str, tuple[Type | str, bool]]] = {
-    EffectKind.NEW_DEAL: {"dealer": (Type("str", ("same", "next")), False)},
-    EffectKind.SCORE: {"side": (SIDE, False), "player": (SEAT, False), "column": (Type("str", ("trick", "honour")), True), "points": (INT, True)},
-    EffectKind.NO_TRICK_SCORE: {"side": (SIDE, True)},
-    EffectKind.TRANSFER_TRICKS: {"count": (INT, True), "from": (SIDE, True), "to": (SIDE, True)},
-    EffectKind.BAR: {"seat": (SEAT, True),
-                     "until": (Type("str", ("adverse_call", "end_of_auction", "overbid_or_doubled")), True)},
-    EffectKind.AMEND_CALL: {"seat": (SEAT, True), "call": (CALL, True)},
-    EffectKind.FINAL_DECLARATION: {"call": (CALL, True), "side": (SIDE, False)},
-    EffectKind.CALL_STANDS: {"seat": (SEAT, False)},
-    EffectKind.CANCEL_CALL: {"seat": (SEAT, False)},
-    EffectKind.EXPOSED_CARD: {"seat": (SEAT, True), "card": (CARD, False)},
-    EffectKind.CALL_LEAD: {"seat": (SEAT, False), "suit": (SUIT, False)},
-    EffectKind.FORBID_LEAD: {"seat": (SEAT, True), "suit": (SUIT, False)},
-    EffectKind.PLAY_HIGHEST: {"seat": (SEAT, True)},
-    EffectKind.PLAY_LOWEST: {"seat": (SEAT, True)},
-    EffectKind.WIN_TRICK: {"seat": (SEAT, True)},
-    EffectKind.LOSE_TRICK: {"seat": (SEAT, True)},
-    EffectKind.RETRACT: {"seats": (Type("list", elem=SEAT), False)},
-    EffectKind.TRICK_STANDS: {},
-    EffectKind.NO_PENALTY: {},
-    EffectKind.NO_PROVISION: {},
-    EffectKind.DEAL_STANDS: {},
-    EffectKind.RESHUFFLE: {"seat": (SEAT, False)},
-    EffectKind.RIGHT_LOST: {"right": (_LIT, True)},
-    EffectKind.REVOKE_PENALTY: {"seat": (SEAT, True)},
-    EffectKind.PLAY_CARD: {"seat": (SEAT, True), "card": (CARD, False), "must": (BOOL, False)},
-    EffectKind.LEAD_FROM: {"seat": (SEAT, True)},
-    EffectKind.CORRECT_SCORE: {"column": (Type("str", ("trick", "honour")), False)},
-    EffectKind.PLACE_CARDS: {"seat": (SEAT, True)},
-    EffectKind.DISCRETION: {"matter": (_LIT, False)},
-    EffectKind.PROCEDURE: {"text": (_LIT, True)},
-    EffectKind.PAY_STAKES: {"seat": (SEAT, False)},
-    EffectKind.AVERAGE_SCORE: {"text": (_LIT, False)},
-    EffectKind.HONOURS_ONLY: {"side": (SIDE, True)},
-    EffectKind.NO_DOUBLE: {"seat": (SEAT, False), "scope": (Type("str", ("hand", "declaration")), True)},
-}
+_FIELD_TYPES: dict[str, Type | str] = {"seat": SEAT, "side": SIDE, "call": CALL, "card": CARD, "suit": SUIT,
+                                       "int": INT, "bool": BOOL, "seats": Type("list", elem=SEAT), "text": _LIT}
+
+
+def _effect_fields() -> dict[EffectKind, dict[str, tuple[Type | str, bool]]]:
+    vocab = vocabulary()
+    out: dict[EffectKind, dict[str, tuple[Type | str, bool]]] = {}
+    for k in vocab.kinds:
+        try:
+            kind = EffectKind(k.name)
+        except ValueError:
+            raise LawFileError(f"effect kind {k.name!r} is not a member of EffectKind (engine/bridgelaw/values.py): "
+                               "run python -m bridgelaw.vocabulary --write", vocab.path) from None
+        out[kind] = {f.name: (Type("str", f.choices) if f.type == "choice" else _FIELD_TYPES[f.type], f.required)
+                     for f in k.fields}
+    return out
+
+
+EFFECT_FIELDS: dict[EffectKind, dict[str, tuple[Type | str, bool]]] = _effect_fields()
 
 # --------------------------------------------------------------------------
 # The model
@@ -531,7 +516,6 @@ def _load(root: Path, code_id: str, chain: tuple[str, ...]) -> Code:
     raw = _read(root, code_id)
     parent_id = raw.meta.get("extends")
     laws = raw.laws
-    params = raw.params
     omitted = list(raw.omitted)
     if parent_id:
         if parent_id in chain + (code_id,):
@@ -544,13 +528,14 @@ def _load(root: Path, code_id: str, chain: tuple[str, ...]) -> Code:
         parent = _cache.get(pkey) or _load(root, parent_id, chain + (code_id,))
         _cache[pkey] = parent
         laws, omitted = _resolve(parent, raw)
-        params = _merge(parent.params, raw.params)
     else:
         for law in raw.laws:
             if law.drop:
                 src, key = raw.positions[law.number]
                 raise src.error(key + ("drop",), f"law {law.number} drops provisions, but {code_id} extends no "
                                 "code to inherit them from")
+    params = bind_parameters(root / code_id, code_id, parent.params if parent_id else None,  # type: ignore[arg-type]
+                             [lw.number for lw in laws], _rel(root, root / code_id / "parameters.yaml"))
     code = Code(
         id=code_id, title=raw.meta["title"], authority=raw.meta["authority"], year=raw.meta["year"],
         game=raw.meta["game"], players=raw.meta.get("players", 4), extends=parent_id,
@@ -764,7 +749,7 @@ def _compile_provision(code: Code, law: Law, src: Source, key: tuple[Any, ...], 
                                                                        o["when"]))
                 oenv = env.knowing(guarded_bids(otree))
             options.append(OptionSpec(
-                o["id"], o.get("label", ""),
+                o["id"], render_label(o.get("label", ""), code.params, src, key + ("options", j, "label")),  # type: ignore[arg-type]
                 tuple(_compile_effect(src, key + ("options", j, "effects", n), e, oenv, tree, code)
                       for n, e in enumerate(o["effects"])),
                 owhen, o.get("when", ""),
@@ -861,9 +846,11 @@ def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], 
     for name, (_, required) in allowed.items():
         if required and name not in spec:
             raise src.error(key, f"effect {kind.value!r} needs field {name!r}")
-    if kind is EffectKind.SCORE and ("side" in spec) == ("player" in spec):
-        raise src.error(key, "effect 'score' needs one of side (a partnership) or player (three-hand: a player "
-                        "scoring for himself), not both")
+    for group in vocabulary().kind(kind.value).one_of:
+        if sum(name in spec for name in group) != 1:
+            spec_of = vocabulary().kind(kind.value).field
+            raise src.error(key, f"effect {kind.value!r} needs exactly one of " + " or ".join(
+                f"{n} ({spec_of(n).description})" if spec_of(n).description else n for n in group))
     for a, b in DISTINCT_FIELDS.get(kind, ()):
         if a in spec and b in spec:
             _check_distinct(src, key, kind, a, b, spec, trees, when, env, code)

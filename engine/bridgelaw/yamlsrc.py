@@ -212,7 +212,7 @@ def _read_text(path: Path, name: str, cls: type[Any]) -> str:
 class _Open:
     """A mapping or sequence being composed."""
 
-    __slots__ = ("value", "key", "pending", "size", "anchor")
+    __slots__ = ("value", "key", "pending", "size", "anchor", "key_lines")
 
     def __init__(self, value: Any, key: Key, anchor: str | None) -> None:
         self.value = value
@@ -220,6 +220,7 @@ class _Open:
         self.pending: Any = _NO_KEY  # a mapping's key waiting for its value
         self.size = 1
         self.anchor = anchor
+        self.key_lines: dict[Any, int] = {}  # a mapping's keys: the line each is on
 
 
 class _NoKey:
@@ -262,11 +263,10 @@ def _compose(text: str, path: str) -> tuple[Any, dict[Key, Mark]]:
                     raise fail(mark.line, mark.column, "a mapping or a list used as a mapping key: keys are "
                                "plain words")
                 if value in top.value:
-                    first = marks.get(top.key + (value,))
-                    raise fail(mark.line, mark.column, f"duplicate key {value!r}"
-                               + (f" (first at line {first.line})" if first else "")
-                               + "; a later value would silently replace it")
+                    raise fail(mark.line, mark.column, f"duplicate key {value!r} (first at line "
+                               f"{top.key_lines[value]}); a later value would silently replace it")
                 top.pending = value
+                top.key_lines[value] = mark.line
                 return
             top.value[top.pending] = value
             marks.setdefault(top.key + (top.pending,), mark)
