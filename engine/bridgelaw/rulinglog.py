@@ -187,7 +187,12 @@ class RulingLog:
             raise InputError("--log", f"{self.path}: cannot create the ruling log: {e.strerror}") from None
         if mode.lower() != "wal":  # pragma: no cover - a file system without shared memory
             raise InputError("--log", f"{self.path}: the ruling log needs WAL mode, got {mode}")
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the writer's connection
+        # reads have a connection of their own: in WAL mode they need not wait for a write's commit (and its sync)
+        self._rd = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30)
+        self._rd.row_factory = sqlite3.Row
+        self._rd.execute("PRAGMA busy_timeout = 30000")
+        self._rlock = threading.Lock()
 
     # -------------------------------------------------------------- writes
 
@@ -205,18 +210,18 @@ class RulingLog:
     def replay(self, request: RequestKey) -> Written | None:
         """The answer already given to a request with this key, or None (a key used with another request: an
         :class:`RequestConflictError` naming ``Idempotency-Key``)."""
-        with self._lock:
-            return self._replay(request)
+        with self._rlock:
+            return self._replay(request, self._rd)
 
-    def _replay(self, request: RequestKey) -> Written | None:
-        row = self._db.execute("SELECT digest, entry, choice, note, noted_at FROM request_keys WHERE key = ?",
+    def _replay(self, request: RequestKey, db: sqlite3.Connection) -> Written | None:
+        row = db.execute("SELECT digest, entry, choice, note, noted_at FROM request_keys WHERE key = ?",
                                (request.key,)).fetchone()
         if row is None:
             return None
         if row["digest"] != request.digest:
             raise RequestConflictError("Idempotency-Key", f"{request.key!r} was already used for a different request; "
                                                 "use a new key for each new request")
-        entry = self._get(int(row["entry"]))
+        entry = self._get(int(row["entry"]), db)
         return Written(replace(entry, choice=row["choice"], note=row["note"], noted_at=row["noted_at"]), True)
 
     def _remember(self, request: RequestKey | None, entry: LogEntry) -> None:
@@ -235,12 +240,12 @@ class RulingLog:
                json.dumps(incident, ensure_ascii=False, sort_keys=True), json.dumps(ruling, ensure_ascii=False),
                choice, note, None if choice is None and note is None else now)
         with self._lock, self._transaction():
-            if request is not None and (done := self._replay(request)) is not None:
+            if request is not None and (done := self._replay(request, self._db)) is not None:
                 return done
             cur = self._db.execute(
                 "INSERT INTO rulings (time, code, irregularity, incident, ruling, choice, note, noted_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
-            entry = self._get(int(cur.lastrowid or 0))
+            entry = self._get(int(cur.lastrowid or 0), self._db)
             self._remember(request, entry)
             return Written(entry)
 
@@ -249,53 +254,57 @@ class RulingLog:
         """Record the option chosen and the referee's note on an entry (one transaction). With a ``request`` key
         already used for the same request, nothing is written (a retry never undoes a later note)."""
         with self._lock, self._transaction():
-            if request is not None and (done := self._replay(request)) is not None:
+            if request is not None and (done := self._replay(request, self._db)) is not None:
                 return done
-            entry = self._get(entry_id)
+            entry = self._get(entry_id, self._db)
             choice, note = check_annotation(entry.ruling, choice, note)
             self._db.execute("UPDATE rulings SET choice = ?, note = ?, noted_at = ? WHERE id = ?",
                              (choice, note, _now(), entry_id))
-            entry = self._get(entry_id)
+            entry = self._get(entry_id, self._db)
             self._remember(request, entry)
             return Written(entry)
 
     # -------------------------------------------------------------- reads
 
-    def _get(self, entry_id: int) -> LogEntry:
+    def _get(self, entry_id: int, db: sqlite3.Connection) -> LogEntry:
         from .api import NotFoundError
 
-        row = self._db.execute(f"{_SELECT} WHERE id = ?", (entry_id,)).fetchone()
+        row = db.execute(f"{_SELECT} WHERE id = ?", (entry_id,)).fetchone()
         if row is None:
             raise NotFoundError("id", f"no ruling {entry_id} in the log")
         return LogEntry.from_row(row)
 
     def get(self, entry_id: int) -> LogEntry:
-        with self._lock:
-            return self._get(entry_id)
+        with self._rlock:
+            return self._get(entry_id, self._rd)
 
     def count(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT count(*) FROM rulings").fetchone()[0])
+        with self._rlock:
+            return int(self._rd.execute("SELECT count(*) FROM rulings").fetchone()[0])
 
     def page(self, limit: int, before: int | None = None) -> LogPage:
         """The last ``limit`` entries with ids below ``before`` (all ids, without it): where they run from and to,
-        and the cursor for the page before. Read the entries with :meth:`iter_entries`."""
+        and the cursor for the page before. Read the entries with :meth:`batch` or :meth:`iter_entries`."""
         if not 1 <= limit <= MAX_PAGE:
             raise InputError("limit", f"expected a number from 1 to {MAX_PAGE}, got {limit}")
         top = before if before is not None else 2 ** 63 - 1
-        with self._lock:
-            count = int(self._db.execute("SELECT count(*) FROM rulings").fetchone()[0])
-            ids = self._db.execute("SELECT max(id), min(id) FROM (SELECT id FROM rulings WHERE id < ? "
-                                   "ORDER BY id DESC LIMIT ?)", (top, limit)).fetchone()
-            last, first = ids[0], ids[1]
-            older = first is not None and self._db.execute(
-                "SELECT 1 FROM rulings WHERE id < ? LIMIT 1", (first,)).fetchone() is not None
+        with self._rlock:
+            self._rd.execute("BEGIN")  # one snapshot for the count and the bounds
+            try:
+                count = int(self._rd.execute("SELECT count(*) FROM rulings").fetchone()[0])
+                ids = self._rd.execute("SELECT max(id), min(id) FROM (SELECT id FROM rulings WHERE id < ? "
+                                       "ORDER BY id DESC LIMIT ?)", (top, limit)).fetchone()
+                last, first = ids[0], ids[1]
+                older = first is not None and self._rd.execute(
+                    "SELECT 1 FROM rulings WHERE id < ? LIMIT 1", (first,)).fetchone() is not None
+            finally:
+                self._rd.execute("COMMIT")
         return LogPage(count, first, last, first if older else None)
 
     def batch(self, after: int, upto: int | None = None, size: int = _BATCH) -> list[LogEntry]:
         """Up to ``size`` entries with ids above ``after`` (and at most ``upto``), in id order."""
-        with self._lock:
-            rows = self._db.execute(f"{_SELECT} WHERE id > ? AND id <= ? ORDER BY id LIMIT ?",
+        with self._rlock:
+            rows = self._rd.execute(f"{_SELECT} WHERE id > ? AND id <= ? ORDER BY id LIMIT ?",
                                     (after, upto if upto is not None else 2 ** 63 - 1, size)).fetchall()
         return [LogEntry.from_row(r) for r in rows]
 
@@ -311,8 +320,8 @@ class RulingLog:
 
     def last(self, n: int) -> Iterator[LogEntry]:
         """The last ``n`` entries, in id order."""
-        with self._lock:
-            first = self._db.execute("SELECT min(id) FROM (SELECT id FROM rulings ORDER BY id DESC LIMIT ?)",
+        with self._rlock:
+            first = self._rd.execute("SELECT min(id) FROM (SELECT id FROM rulings ORDER BY id DESC LIMIT ?)",
                                      (n,)).fetchone()[0]
         return self.iter_entries(first) if first is not None else iter(())
 
@@ -321,7 +330,8 @@ class RulingLog:
             return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._rlock:
+            self._rd.close()
             self._db.close()
 
 

@@ -90,12 +90,22 @@ class Desk:
         self.page = PAGE.read_bytes()
         self.csp = page_csp(self.page)
         self._limiter: anyio.CapacityLimiter | None = None
+        self._writer: anyio.CapacityLimiter | None = None
 
     @property
     def limiter(self) -> anyio.CapacityLimiter:
+        """The engine's (and the log's readers') worker threads."""
         if self._limiter is None:  # made in the event loop that uses it
             self._limiter = anyio.CapacityLimiter(self.limits.workers)
         return self._limiter
+
+    @property
+    def writer(self) -> anyio.CapacityLimiter:
+        """The log's writer: one thread (writes are one at a time anyway), so a commit's sync never holds up
+        the engine's workers."""
+        if self._writer is None:
+            self._writer = anyio.CapacityLimiter(1)
+        return self._writer
 
     async def work(self, req: Req, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on a worker thread within the request's deadline (the engine: it writes nothing, so a
@@ -110,7 +120,7 @@ class Desk:
     async def write(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on a worker thread, to the end: a write is committed or rolled back, never abandoned."""
         with anyio.CancelScope(shield=True):
-            return await anyio.to_thread.run_sync(fn, *args, limiter=self.limiter)
+            return await anyio.to_thread.run_sync(fn, *args, limiter=self.writer)
 
 
 @dataclass
@@ -188,7 +198,7 @@ async def _law(desk: Desk, req: Req) -> Any:
 async def _rule(desk: Desk, req: Req) -> Reply:
     logged = req.flag("log", True)
     key = req.request_key("rule", {"log": logged}) if logged else None
-    if key is not None and (done := await desk.write(desk.log.replay, key)) is not None:
+    if key is not None and (done := await desk.work(req, desk.log.replay, key)) is not None:
         return Reply(done.entry.ruling, headers={"X-Bridgelaw-Log-Id": str(done.entry.id),
                                                  "X-Bridgelaw-Replayed": "true"})
     ruling = await desk.work(req, api.rule, req.body)
@@ -227,7 +237,7 @@ def _log_request(body: Any) -> tuple[int | None, dict[str, Any] | None]:
 
 async def _log_post(desk: Desk, req: Req) -> Reply:
     key = req.request_key("log", {})
-    if key is not None and (done := await desk.write(desk.log.replay, key)) is not None:
+    if key is not None and (done := await desk.work(req, desk.log.replay, key)) is not None:
         return Reply(done.entry.to_dict(), headers={"X-Bridgelaw-Replayed": "true"})
     entry_id, ruling = await desk.work(req, _log_request, req.body)
     choice, note = req.body.get("choice"), req.body.get("note")
