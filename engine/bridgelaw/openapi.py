@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from . import __version__
 from .rulinglog import MAX_NOTE, MAX_PAGE
 
-__all__ = ["document", "Checker", "MAX_BODY", "ERRORS"]
+__all__ = ["document", "for_loaded_codes", "Checker", "MAX_BODY", "ERRORS"]
 
 MAX_BODY = 64 * 1024
 
@@ -223,10 +223,20 @@ def _op(op_id: str, summary: str, responses: dict[str, Any], params: list[Any] |
     return op
 
 
-def document(code_ids: list[str], kind_ids: list[str], token: bool = False, max_body: int = MAX_BODY) -> dict[str, Any]:
-    """The OpenAPI 3.1 document for a desk with these codes and kinds loaded (``token``: one that takes requests
-    with its token only; ``max_body``: the most bytes it takes in a body)."""
+def for_loaded_codes(token: bool = False, max_body: int = MAX_BODY) -> dict[str, Any]:
+    """The document of a desk serving the codes, kinds and topics this installation has."""
+    from .loader import code_ids, load_kinds, load_topics
+    from .resources import laws_dir
+
+    return document(code_ids(), list(load_kinds()[1]), token, max_body, sorted(load_topics(str(laws_dir()))))
+
+
+def document(code_ids: list[str], kind_ids: list[str], token: bool = False, max_body: int = MAX_BODY,
+             topics: list[str] | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 document for a desk with these codes, kinds and topics loaded (``token``: one that takes
+    requests with its token only; ``max_body``: the most bytes it takes in a body)."""
     code = {"type": "string", "enum": code_ids}
+    topic = {"type": "string", "enum": topics} if topics is not None else {"type": "string", "maxLength": 100}
     log_id = {"X-Bridgelaw-Log-Id": {"description": "the ruling log entry recording this ruling (absent when the "
                                                     "ruling still asks questions, or with log=false)",
                                      "schema": {"type": "string", "pattern": "^[0-9]+$"}}, **_REPLAYED}
@@ -250,7 +260,8 @@ def document(code_ids: list[str], kind_ids: list[str], token: bool = False, max_
             [_path("id", {"type": "string"}, "a code id"), _path("n", {"type": "string"}, "a law number: 84, 50b, E1")])},
         "/search": {"get": _op("search", "every law whose text says it (as `bridgelaw search TEXT --json`)",
                                {**_ok(_arr(_ref("SearchHit")), "the laws"), **_err(400, 422)},
-                               [_q("q", {"type": "string", "minLength": 1, "maxLength": 200}, True, "words"),
+                               [_q("q", {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"}, True,
+                                   "words (not only blanks)"),
                                 _q("code", code, False, "only this code")])},
         "/rule": {"post": _op("rule", "rule on an incident (as `bridgelaw rule - --json`); a complete ruling "
                                       "is recorded in the ruling log",
@@ -265,7 +276,7 @@ def document(code_ids: list[str], kind_ids: list[str], token: bool = False, max_
         "/diff": {"get": _op("diff", "compare two codes (as `bridgelaw diff A B --format json`)",
                              {**_ok(_ref("Diff"), "text, parameters and provisions compared"), **_err(400, 422)},
                              [_q("a", code, True, "a code id"), _q("b", code, True, "a code id"),
-                              _q("topic", {"type": "string", "maxLength": 100}, False, "only laws on this topic")])},
+                              _q("topic", topic, False, "only laws on this topic")])},
         "/kinds": {"get": _op("kinds", "every irregularity kind and its facts (as `bridgelaw kinds --json`)",
                               {**_ok(_ref("Kinds"), "the catalogue"), **_err()})},
         "/casebook": {"get": _op("casebook", "the casebook: worked rulings and scores, with their stories",
@@ -336,7 +347,7 @@ class Checker:
                 continue
             value: Any = given
             kind = p["schema"].get("type")
-            if kind == "integer" and re.fullmatch(r"-?[0-9]{1,18}", given):
+            if kind == "integer" and re.fullmatch(r"-?[0-9]{1,40}", given):  # the schema's bounds do the rest
                 value = int(given)
             elif kind == "boolean" and given.lower() in ("true", "false"):
                 value = given.lower() == "true"

@@ -39,7 +39,7 @@ from . import api
 from .errors import BridgelawError, InputError, RequestConflictError
 from .httplimits import Guard, HttpError, Limits, allowed_hosts, error_body, is_loopback, log, one_line, protocol_class
 from .httplimits import TOKEN_PATTERN
-from .openapi import MAX_BODY, Checker, document
+from .openapi import MAX_BODY, Checker, for_loaded_codes
 from .rulinglog import LogEntry, RequestKey, RulingLog, check_annotation
 
 __all__ = ["DEFAULT_PORT", "MAX_BODY", "Limits", "Desk", "DeskServer", "make_app", "make_server", "serve"]
@@ -80,12 +80,11 @@ class Desk:
     token_required: bool = False
 
     def __post_init__(self) -> None:
-        from .loader import code_ids, load_all, load_kinds
+        from .loader import code_ids, load_all
 
         load_all()  # every code loaded before the first request (and before the worker threads share the caches)
         self.code_ids = code_ids()
-        self.openapi = document(self.code_ids, list(load_kinds()[1]), token=self.token_required,
-                                max_body=self.limits.max_body)
+        self.openapi = for_loaded_codes(token=self.token_required, max_body=self.limits.max_body)
         self.checker = Checker(self.openapi)
         self.page = PAGE.read_bytes()
         self.csp = page_csp(self.page)
