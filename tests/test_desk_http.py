@@ -138,6 +138,7 @@ def test_over_the_connection_limit_the_desk_answers_503_and_recovers(tmp_path):
         d.close()
 
 
+@pytest.mark.timeout(120)
 def test_a_burst_of_200_new_connections_is_all_answered(desk):
     def one(_: int) -> int:
         conn = http.client.HTTPConnection("127.0.0.1", desk.port, timeout=30)
@@ -259,6 +260,7 @@ VALID = (b"POST /rule?log=false HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: app
          b"Content-Length: " + str(len(RULE)).encode() + b"\r\n\r\n" + RULE.encode())
 
 
+@pytest.mark.timeout(180)
 @settings(max_examples=int(os.environ.get("BRIDGELAW_FUZZ_EXAMPLES", "40")), deadline=None,
           suppress_health_check=list(HealthCheck))
 @given(edits=st.lists(st.tuples(st.integers(0, len(VALID) - 1), st.sampled_from(["drop", "flip", "insert"]),

@@ -7,6 +7,7 @@ The HTTP layer's own limits (raw requests, slow clients, connection limits, the 
 from __future__ import annotations
 
 import csv
+import functools
 import http.client
 import io
 import json
@@ -627,6 +628,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_
 FIELDS = ["code", "irregularity", "dealer", "declarer", "offender", "auction", "callers", "offence_at", "facts", "note"]
 
 
+@pytest.mark.timeout(180)
 @settings(max_examples=int(os.environ.get("BRIDGELAW_FUZZ_EXAMPLES", "40")), deadline=None,
           suppress_health_check=list(HealthCheck))
 @given(path=st.sampled_from(["/rule?log=false", "/score", "/auction", "/log"]), body=JSON)
@@ -638,12 +640,14 @@ def test_any_json_body_is_answered_never_a_server_error(desk, path, body):
         one_error(data)
 
 
+@functools.lru_cache(maxsize=1)
 def _cases() -> list[dict[str, Any]]:
     from bridgelaw.casebook import load_cases
 
     return [json.loads(json.dumps(c.incident, default=str)) for c in load_cases(ROOT / "rulings")]
 
 
+@pytest.mark.timeout(180)
 @settings(max_examples=int(os.environ.get("BRIDGELAW_FUZZ_EXAMPLES", "40")), deadline=None,
           suppress_health_check=list(HealthCheck))
 @given(data=st.data())
@@ -729,6 +733,7 @@ SEMANTIC = {"POST /rule", "POST /log", "POST /score", "POST /auction"}
 
 
 @positive.parametrize()
+@pytest.mark.timeout(300)
 @settings(**FUZZ)
 def test_schema_valid_requests_are_accepted(case, desk):
     """Generated schema-valid requests for every operation: no server error, every response as documented
@@ -746,6 +751,7 @@ def test_schema_valid_requests_are_accepted(case, desk):
 
 
 @negative.parametrize()
+@pytest.mark.timeout(300)
 @settings(**FUZZ)
 def test_schema_invalid_requests_are_refused(case, desk):
     """Generated requests that break the document: no server error, and each refused with a 4xx as documented
