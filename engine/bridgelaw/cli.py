@@ -467,7 +467,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.incident:
         print(json.dumps(iv.incident(), indent=2, ensure_ascii=False))
     elif args.json:
-        print(json.dumps(r.to_dict(), indent=2, ensure_ascii=False))
+        print(json.dumps(api.ruling_dict(r), indent=2, ensure_ascii=False))  # exactly as `rule --json`
     else:
         print()
         _print_ruling(r)
