@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import re
 import statistics
 import subprocess
 import sys
