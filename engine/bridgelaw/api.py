@@ -123,6 +123,29 @@ def search(text: str, code_id: str | None = None, field: str = "TEXT") -> list[d
             for c, lw in search_hits(text, code_id, field)]
 
 
+def topics() -> list[dict[str, Any]]:
+    """The shared topic taxonomy (``laws/topics.yaml``): each topic with its description and the codes
+    whose laws carry it."""
+    from .resources import laws_dir
+    from .yamlsrc import load_yaml
+
+    src = load_yaml(laws_dir() / "topics.yaml", "laws/topics.yaml")
+    described = src.data.get("topics") if isinstance(src.data, dict) else None
+    if not isinstance(described, dict):
+        raise src.error((), "expected a mapping 'topics:' of topic id to description")
+    used: dict[str, list[str]] = {}
+    for c in _all_codes():
+        for t in sorted({t for law in c.laws for t in law.topics}):
+            used.setdefault(t, []).append(c.id)
+    return [{"topic": t, "description": d, "codes": used.get(t, [])} for t, d in described.items()]
+
+
+def _all_codes() -> list[Any]:
+    from .loader import load_all
+
+    return load_all()
+
+
 def _fact_dict(f: Any) -> dict[str, Any]:
     d: dict[str, Any] = {"type": f.type.name, "ask": f.ask}
     if f.type.choices:
@@ -233,7 +256,7 @@ _casebook_cache: dict[str, Any] = {}
 
 
 def casebook(code_id: str | None = None) -> list[dict[str, Any]]:
-    """The casebook (a source checkout's ``rulings/``; empty when installed from a wheel): every worked
+    """The casebook (``rulings/``, shipped in the wheel too): every worked
     ruling and scoring case with its story, and the incident or result to rule on."""
     from .casebook import load_cases
     from .resources import rulings_dir

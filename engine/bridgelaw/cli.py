@@ -135,6 +135,17 @@ def cmd_law(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_topics(args: argparse.Namespace) -> int:
+    rows = api.topics()
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    width = max(len(r["topic"]) for r in rows)
+    for r in rows:
+        print(f"{r['topic']:<{width}}  {r['description']}  ({len(r['codes'])} codes)")
+    return 0
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     needle = " ".join(args.text).lower()
     if args.json:
@@ -442,59 +453,58 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    """An interview: the code, what happened, then only the questions the candidate provisions need."""
-    from .loader import code_ids, load_code, load_kinds
-    from .referee import rule
+    """The referee's interview (interview.py): the facts of the deal in the order a referee learns them."""
+    from .interview import Interview, Step
 
-    def ask(prompt: str, choices: list[str] | None = None) -> str:
-        while True:
-            print(prompt + (f" [{' / '.join(choices)}]" if choices and len(choices) <= 12 else ""), end=" ",
-                  flush=True)
-            line = sys.stdin.readline()
-            if not line:
-                raise InputError("ask", "the answers ended before the ruling was complete")
-            ans = line.strip()
-            if not choices or ans in choices:
-                return ans
-            print(f"  please answer one of: {', '.join(choices)}")
+    out = sys.stderr if args.json or args.incident else sys.stdout  # --json: only the ruling goes to stdout
 
-    code_id = args.code or ask("Which code?", code_ids())
-    code = load_code(code_id)
-    _, kinds = load_kinds()
-    answered = [k for k in kinds if k in code.by_kind]
-    if not args.json:
-        print("What happened? (an irregularity kind; `bridgelaw kinds` describes each)")
-    kind = ask("Kind:", answered)
-    incident: dict[str, Any] = {"code": code.id, "irregularity": kind, "facts": {}}
-    for _ in range(40):
-        r = rule(incident)
-        if not r.questions:
+    def show(step: Step) -> None:
+        if step.problem:
+            print(f"  ! {step.problem}", file=out)
+        print(f"\n{step.question}", file=out)
+        if step.choices and step.key in ("irregularity", "code"):
+            import shutil
+
+            groups: dict[str, list[str]] = {}
+            for c in step.choices:
+                groups.setdefault(c.group, []).append(f"{c.number:>3}  {c.words}")
+            width = max(len(x) for xs in groups.values() for x in xs) + 2
+            per_row = max(1, (shutil.get_terminal_size((100, 24)).columns - 4) // width)
+            for group, items in groups.items():
+                if group:
+                    print(f"  {group.capitalize()}:", file=out)
+                for i in range(0, len(items), per_row):
+                    print("  " + "".join(x.ljust(width) for x in items[i:i + per_row]).rstrip(), file=out)
+        elif step.choices:
+            print("  " + "   ".join(f"{c.number} {c.words}" for c in step.choices), file=out)
+        print(f"  ({step.format}; e.g. {step.example})" if step.example else f"  ({step.format})", file=out)
+        print("> ", end="", file=out, flush=True)
+
+    iv = Interview()
+    if args.code:
+        iv.give(args.code, "code")
+    for _ in range(200):  # each pass answers one step or explains a bad answer; the interview is finite
+        step = iv.step()
+        if step is None:
             break
-        q = r.questions[0]
-        if q.type == "bool":
-            a = ask(q.ask, ["yes", "no"])
-            value: Any = a == "yes"
-        elif q.type == "int":
-            a = ask(q.ask)
-            if not a.isdigit():
-                print("  please answer with a number")
-                continue
-            value = int(a)
-        elif q.type == "seat":
-            value = ask(q.ask, ["N", "E", "S", "W"])
-        elif q.choices:
-            value = ask(q.ask, list(q.choices))
-        else:
-            value = ask(q.ask)
-        if q.fact in ("offender", "declarer", "dealer"):
-            incident[q.fact] = value
-        else:
-            incident["facts"][q.fact] = value
-    if args.json:
-        print(json.dumps({"incident": incident, "ruling": r.to_dict()}, indent=2, ensure_ascii=False))
-        return 0
-    print()
-    _print_ruling(r, code)
+        show(step)
+        line = sys.stdin.readline()
+        if not line:
+            raise InputError("ask", "the answers ended before the ruling was complete")
+        try:
+            iv.give(line.rstrip("\n"))
+        except InputError as e:
+            again = iv.step()
+            if again is None or again.problem != e.message:  # else the step asked again says it
+                print(f"  ! {e.message}", file=out)
+    r = iv.ruling()
+    if args.incident:
+        print(json.dumps(iv.incident(), indent=2, ensure_ascii=False))
+    elif args.json:
+        print(json.dumps(r.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        print()
+        _print_ruling(r, iv._code())
     return 0
 
 
@@ -570,7 +580,10 @@ def _jobs(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     p = argparse.ArgumentParser(prog="bridgelaw", description="The historic laws of bridge as data, and a referee.")
+    p.add_argument("--version", action="version", version=f"bridgelaw {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(name: str, fn: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
@@ -588,6 +601,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("text", nargs="+")
     sp.add_argument("--code")
     add("kinds", cmd_kinds, "list every irregularity kind and its facts")
+    add("topics", cmd_topics, "list the topics that align laws across codes (for diff --topic and history)")
     sp = add("rule", cmd_rule, "rule on an incident (YAML or JSON file, or - for stdin)")
     sp.add_argument("file")
     sp.add_argument("--why", action="store_true", help="show every provision considered and why")
@@ -617,8 +631,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("replay", cmd_replay, "replay a deal record (JSON events, or PBN 2.1 with ^ markers), ruling as it goes")
     sp.add_argument("file")
     sp.add_argument("--code", help="the code, when the record does not name it")
-    sp = add("ask", cmd_ask, "the referee's interview: answer only the questions the ruling needs")
+    sp = add("ask", cmd_ask, "the referee's interview: what happened, who offended, the calls; then only the "
+                             "questions the ruling still needs")
     sp.add_argument("code", nargs="?")
+    sp.add_argument("--incident", action="store_true", help="print the incident the answers make (for `rule`)")
     add("check", cmd_check, "load every code and the casebook; report errors at path:line:col")
     sp = add("serve", cmd_serve, "the referee's desk: the JSON API and the web page on localhost")
     sp.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -632,10 +648,6 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--csv", action="store_true", help="every entry as CSV, with the incident and ruling as JSON")
     sp.add_argument("--limit", type=int, metavar="N", help="only the last N rulings")
     return p
-
-
-class _Parser(argparse.ArgumentParser):
-    pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
