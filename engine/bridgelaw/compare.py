@@ -101,7 +101,7 @@ def _game_kinds(code: Code) -> tuple[set[str], set[str]]:
     return mine, others - mine
 
 
-def _in_missing_text(code: Code, kind: str) -> str:
+def _in_missing_text(code: Code, kind: str, aligned: dict[str, list[LawGroup]] | None = None) -> str:
     """Where the laws that answer ``kind`` in the other codes of this game would fall in this code: in the
     laws missing from every source, when they follow the last law this code still has."""
     missing = [law for law in code.laws if law.missing]
@@ -112,7 +112,11 @@ def _in_missing_text(code: Code, kind: str) -> str:
         other = load_code(cid)
         if cid == code.id or other.game != code.game or other.players != code.players or kind not in other.by_kind:
             continue
-        groups = align(other, code)
+        groups = aligned.get(cid) if aligned is not None else None
+        if groups is None:
+            groups = align(other, code)
+            if aligned is not None:
+                aligned[cid] = groups
         to_mine = {law.number: g.numbers_b for g in groups for law in g.a}
         order = [law.number for law in other.laws]
         for p in other.by_kind[kind]:
@@ -132,13 +136,12 @@ def _in_missing_text(code: Code, kind: str) -> str:
 def audit(code_id: str) -> Audit:
     """Kinds (of this code's game) and fact combinations where the code is silent, and unresolved conflicts
     between provisions."""
-    from .rulingdiff import _ruled  # noqa: F401  (words for the examples are the report's)
-
     code = load_code(code_id)
     _, kinds = load_kinds()
     mine, others = _game_kinds(code)
     res = Audit(code_id, code.title, code.game, 0, 0, sorted(others),
                 missing=[law.number for law in code.laws if law.missing])
+    aligned: dict[str, list[LawGroup]] = {}
     for kind in sorted(kinds):
         if kind not in mine:
             continue
@@ -147,7 +150,7 @@ def audit(code_id: str) -> Audit:
         if kind not in code.by_kind:
             res.silent.append(Silence(kind, summary, {"irregularity": kind}, (),
                                       "no provision of the code answers this kind",
-                                      _in_missing_text(code, kind)))
+                                      _in_missing_text(code, kind, aligned)))
             continue
         seen_silent = False
         seen: set[tuple[str, str]] = set()
@@ -159,7 +162,7 @@ def audit(code_id: str) -> Audit:
             res.incidents += 1
             if not seen_silent and any(e.kind.value == "no_provision" for e in r.effects):
                 res.silent.append(Silence(kind, summary, dict(case.incident), case.decided_by,
-                                          missing_text=_in_missing_text(code, kind)))
+                                          missing_text=_in_missing_text(code, kind, aligned)))
                 seen_silent = True
             applied = [t for t in r.trace if t.applied]
             for x, y in itertools.combinations(applied, 2):

@@ -118,7 +118,7 @@ def rulings_html(d: RulingDiff) -> str:
              f'<a href="#g{i}">detail</a>'] for i, g in enumerate(_headline(d), 1)]
     more = (f'<p class="sub">… and {len(d.groups) - HEADLINE} more groups in the detail.</p>'
             if len(d.groups) > HEADLINE else "")
-    head = table("changes", ["#", "kind", "what changes", d.a, d.b, "laws", "incidents", "offender", ""], rows)
+    head = table("changes", ["#", "kind", "what changes", d.a, d.b, "laws", "incidents", "offender", "see"], rows)
     detail = []
     for i, g in enumerate(d.groups, 1):
         fields = "".join(f"<li>differs in {_e(f)}</li>" for f in g.fields)
@@ -133,7 +133,9 @@ def rulings_html(d: RulingDiff) -> str:
                       "</pre></article>")
     sections = [f'<section id="summary"><h2>What changes</h2><p>{_e(intro[1])}</p>{head}{more}</section>',
                 f'<section id="detail"><h2>Detail</h2>{"".join(detail)}</section>']
-    return page(f"{d.a} and {d.b}: the rulings compared", intro[1],
+    from .loader import load_code
+
+    return page(f"{d.a} and {d.b}: the rulings compared", f"{load_code(d.a).title} → {load_code(d.b).title}",
                 [("summary", "What changes", ""), ("detail", f"Detail ({len(d.groups)} groups)", "")], sections)
 
 

@@ -217,7 +217,8 @@ def _try_kind(args: tuple[str, str, str, str]) -> tuple[list[_Tried], int, int]:
             ia, ib = _items(ra, offender=seat), _items(rb, offender=seat)
             if ia == ib:
                 continue
-            off = seat or case.incident.get("offender")
+            derived = ra.facts.get("offender")
+            off = seat or (derived.value if isinstance(derived, Seat) else None)
             out.append(_Tried(kind, case.incident, case.decided_by, case.weight // len(seats), ia, ib,
                               tuple(c.number for c in ra.laws), tuple(c.number for c in rb.laws), off))
     return out, tried, space
