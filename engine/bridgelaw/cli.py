@@ -115,8 +115,19 @@ def cmd_law(args: argparse.Namespace) -> int:
     number = args.number
     law = api.find_law(code, number)
     if args.json:
-        print(json.dumps(api.law_dict(code, law), indent=2, ensure_ascii=False))
+        data = api.law_dict(code, law)
+        if args.variants:
+            from .witnesses import readings
+
+            data["readings"] = readings(code, law.number)
+        print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
+    if args.variants:
+        from .witnesses import readings_text
+
+        print_after = readings_text(code, law.number)
+    else:
+        print_after = ""
     shown = law.number if law.number == number or not law.missing else number
     head = f"{code.id} — law {shown}" + (f" ({law.heading})" if law.heading else "")
     print(head)
@@ -132,6 +143,8 @@ def cmd_law(args: argparse.Namespace) -> int:
         print(_wrap(f"Note: {law.note}", "  "))
     if law.provisions:
         print("  provisions: " + ", ".join(p.id for p in law.provisions))
+    if print_after:
+        print(print_after)
     return 0
 
 
@@ -597,6 +610,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("law", cmd_law, "print one law of a code")
     sp.add_argument("code")
     sp.add_argument("number")
+    sp.add_argument("--variants", action="store_true", help="the witnesses, the mends and the variant readings")
     sp = add("search", cmd_search, "search the text of every law")
     sp.add_argument("text", nargs="+")
     sp.add_argument("--code")
