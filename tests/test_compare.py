@@ -147,7 +147,7 @@ def test_the_summary_of_1912_to_1913_fits_a_screen_and_names_what_matters(capsys
     summary = out[out.index("Summary"):out.index("Contents:")]
     assert summary.count("\n") <= 45
     assert "penalty.revoke: 150 (law 84) → 100 (law 84)" in summary
-    assert "chicane: 2 (law 9) → not stated" in summary and "9 (chicane" in summary
+    assert "chicane: 2 (law 9) → none stated (the 1913 laws score no chicane" in summary and "9 (chicane" in summary
     assert "50a (barred-player)" in summary
     assert re.search(r"Renumbered \(\d+\):\n\s+- 4 → 3; 10 → 9", summary)
     assert "2 + 3 → 4 (merged)" in summary

@@ -189,91 +189,26 @@ def cmd_kinds(args: argparse.Namespace) -> int:
         for n, f in k.facts.items():
             t = " | ".join(f.type.choices) if f.type.choices else f.type.name
             extra = (f" [derived: {f.derived}]" if f.derived else "") + \
-                    (f" [presumed {str(f.default).lower()} if not given]" if f.default is not None else "")
+                    (f" [if not given: {f.presumed}]" if f.default is not None else "")
             print(f"    {n} ({t}): {f.ask}{extra}")
     return 0
 
 
-def _print_ruling(r: Any, code: Any) -> None:
-    print(f"Ruling under {r.code}: {r.irregularity.replace('_', ' ')}")
-    if r.questions:
-        print("\nThe ruling needs answers to:")
-        for q in r.questions:
-            print(f"  ? {q.ask}  (fact: {q.fact})")
-    if r.effects:
-        print("\nThe law applies:")
-        for e in r.effects:
-            print("  - " + describe_effect(e))
-    if r.options:
-        by_chooser: dict[str, list[Any]] = {}
-        for o in r.options:
-            by_chooser.setdefault(o.chooser, []).append(o)
-        for chooser, opts in by_chooser.items():
-            who = f"either {_side_words(chooser)}" if len(chooser) == 2 else _seat_words(chooser)
-            print(f"\n{who} chooses one of:")
-            for o in opts:
-                what = o.label or "; ".join(describe_effect(e) for e in o.effects)
-                print(f"  [{o.id}] {what}  (law {o.law})")
-                for e in o.effects:
-                    print("        - " + describe_effect(e))
-    for n in r.notes:
-        print(_wrap(f"Note: {n}", "  "))
-    if r.laws:
-        print("\nThe law:")
-        for c in r.laws:
-            print(f"  Law {c.number}" + (f" ({c.heading})" if c.heading else ""))
-            print(_wrap(c.text.replace("[^", "[")))
-            for n, t in c.footnotes:
-                print(_wrap(f"[{n}] {t}", "      "))
+def _print_ruling(r: Any) -> None:
+    from .wording import ruling_text
 
-
-def _seat_words(s: str) -> str:
-    return {"N": "North", "E": "East", "S": "South", "W": "West"}.get(s, s)
-
-
-def _side_words(s: str) -> str:
-    return {"NS": "North or South", "EW": "East or West"}.get(s, s)
-
-
-def describe_effect(e: Any) -> str:
-    d = e.to_dict()
-    kind = d.pop("kind")
-    if kind == "score":
-        return f"{d['points']} points to {d.get('side') or d.get('player')} in the {d['column']} score"
-    if kind == "no_double":
-        who = f"{d['seat']} may not double" if d.get("seat") else "no further doubling"
-        return who + (" in this hand" if d["scope"] == "hand" else " the declaration now standing")
-    if kind == "transfer_tricks":
-        return f"{d['count']} tricks transferred from {d['from']} to {d['to']}"
-    if kind == "procedure":
-        return d["text"]
-    if kind == "bar":
-        until = {"adverse_call": "an adversary bids or doubles", "end_of_auction": "the end of the auction"}[d["until"]]
-        return f"{_seat_words(d['seat'])} may not bid or double until {until}"
-    if kind == "amend_call":
-        return f"{_seat_words(d['seat'])}'s call becomes {d['call']}"
-    if kind == "exposed_card":
-        card = d.get("card")
-        return f"{_seat_words(d['seat'])}'s " + (f"{card} is" if card else "card(s) are") + \
-            " exposed: left face up, liable to be called"
-    if kind == "right_lost":
-        return f"right lost: {d['right']}"
-    if kind == "no_provision":
-        return "no provision: the code prescribes no remedy"
-    rest = ", ".join(f"{k}={v}" for k, v in d.items())
-    return kind.replace("_", " ") + (f" ({rest})" if rest else "")
+    print(ruling_text(r))
 
 
 def cmd_rule(args: argparse.Namespace) -> int:
-    from .loader import load_code
     from .referee import rule
 
     data = api.unwrap(_read_input(args.file), "incident", "irregularity")  # a casebook entry: its incident
     r = rule(data)
     if args.json:
-        print(json.dumps(r.to_dict(), indent=2, ensure_ascii=False))
+        print(json.dumps(api.ruling_dict(r), indent=2, ensure_ascii=False))
         return 0
-    _print_ruling(r, load_code(r.code))
+    _print_ruling(r)
     if args.why:
         print("\nWhy (every provision considered):")
         for t in r.trace:
@@ -379,17 +314,19 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_auction(args: argparse.Namespace) -> int:
+    from .wording import kind_name
+
     out, ruling, table = api.auction_run(args.code, args.dealer, args.calls)
     events = out["calls"]
     if args.json:
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
     for ev in events:
-        print(f"{ev['seat']}: {ev['call']}" + ("" if ev["legal"] else f"  — {ev['irregularity'].replace('_', ' ')}"))
+        print(f"{ev['seat']}: {ev['call']}" + ("" if ev["legal"] else f"  — {kind_name(ev['irregularity'])}"))
     for ev in events:
         if not ev["legal"]:
             print()
-            _print_ruling(ruling, table.code)
+            _print_ruling(ruling)
     if out["declarer"] and out.get("seating"):
         seating = out["seating"]
         moved = next((pos for pos, who in seating.items() if who not in ("dummy", pos)), None)
@@ -417,6 +354,7 @@ def cmd_auction(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from .pbn import read_pbn
     from .replay import replay
+    from .wording import effect_sentence, kind_name
 
     if args.file == "-":
         text, name = sys.stdin.read(), "<stdin>"
@@ -440,16 +378,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if "note" in ev:
                 print(f"  note: {ev['note']}")
             elif "applied" in ev:
-                print(f"  -> applied {ev['applied']} ({ev['irregularity'].replace('_', ' ')})")
+                print(f"  -> applied {ev['applied']} ({kind_name(ev['irregularity'])})")
             elif "ruling" in ev:  # an irregularity, or a ruling now due (a revoke established by this card)
-                from .values import Effect, EffectKind
-
                 what = ev.get("call") or ev.get("card") or ev.get("expose")
-                effects = [describe_effect(Effect(EffectKind(e["kind"]), tuple((k, v) for k, v in e.items()
-                                                                              if k != "kind")))
-                           for e in ev["ruling"]["effects"] if e["kind"] != "procedure"]
+                effects = [effect_sentence(e) for e in ev["ruling"]["effects"] if e["kind"] != "procedure"]
                 by = ev["ruling"].get("facts", {}).get("offender")
-                kind = ev["irregularity"].replace("_", " ") + (f" by {by}" if by and by != ev["seat"] else "")
+                kind = kind_name(ev["irregularity"]) + (f" by {by}" if by and by != ev["seat"] else "")
                 if ev.get("legal"):
                     kind += " (a ruling now due)"
                 print(f"  {ev['seat']} {what}: {kind} — "
@@ -514,10 +448,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.incident:
         print(json.dumps(iv.incident(), indent=2, ensure_ascii=False))
     elif args.json:
-        print(json.dumps(r.to_dict(), indent=2, ensure_ascii=False))
+        print(json.dumps(api.ruling_dict(r), indent=2, ensure_ascii=False))  # exactly as `rule --json`
     else:
         print()
-        _print_ruling(r, iv._code())
+        _print_ruling(r)
     return 0
 
 
@@ -530,6 +464,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_log(args: argparse.Namespace) -> int:
     from .rulinglog import RulingLog, default_path, summary, to_csv
+    from .wording import kind_name, seat_words
 
     path = Path(args.log).expanduser() if args.log else default_path()
     if not path.is_file():
@@ -553,12 +488,12 @@ def cmd_log(args: argparse.Namespace) -> int:
         return 0
     for e in entries:
         s = summary(e)
-        who = f" by {_seat_words(e['incident']['offender'])}" if e["incident"].get("offender") else ""
+        who = f" by {seat_words(e['incident']['offender'])}" if e["incident"].get("offender") else ""
         laws = f"  law {', '.join(s['laws'])}" if s["laws"] else ""
         chose = f"  chose: {e['choice']}" if e["choice"] else (
             "  options: " + ", ".join(f"{o['id']} ({o['chooser']})" for o in s["options"]) if s["options"] else "")
         print(f"#{e['id']:<5} {e['time'][:19].replace('T', ' ')}  {e['code']:<20} "
-              f"{e['irregularity'].replace('_', ' ')}{who}{laws}{chose}")
+              f"{kind_name(e['irregularity'])}{who}{laws}{chose}")
         if e["note"]:
             print(_wrap(f"note: {e['note']}", "       "))
     print(f"{len(entries)} ruling(s) in {path}")

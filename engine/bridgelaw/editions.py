@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Mapping
 
 from .alignment import LawGroup, align
@@ -73,9 +72,12 @@ class ParamChange:
     b: Any
     law_a: str | None
     law_b: str | None
+    none_a: str | None = None  # why the code states none, where it says
+    none_b: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "a": self.a, "b": self.b, "law_a": self.law_a, "law_b": self.law_b}
+        return {"name": self.name, "a": self.a, "b": self.b, "law_a": self.law_a, "law_b": self.law_b,
+                "none_a": self.none_a, "none_b": self.none_b}
 
 
 @dataclass(frozen=True)
@@ -239,56 +241,30 @@ def _flatten(d: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
-_LINE = re.compile(r"^(?P<indent>\s*)(?P<key>[A-Za-z_][\w]*):(?P<rest>[^#]*)(?:#\s*(?P<comment>.*))?$")
-_LAW_REF = re.compile(r"^(?:laws?\s+)?(?P<law>[A-Z]?\d+[a-z]?)\b")
-
-
 def parameter_laws(code: Code) -> dict[str, str]:
-    """Each parameter's law, as the code's parameters.yaml states it (its own line, else the table it
-    sits in), a code that extends another inheriting the parent's."""
-    out: dict[str, str] = {}
-    chain: list[Code] = []
-    c: Code | None = code
-    while c is not None:
-        chain.append(c)
-        c = load_code(c.extends) if c.extends else None
-    for c in reversed(chain):
-        out.update(_laws_of_file(Path(c.folder) / "parameters.yaml"))
-    cite = code.params.get("cite") or {}
-    for name in _flatten({k: v for k, v in code.params.items() if k != "cite"}):
-        if name not in out:
-            for k in (name, name.split(".")[0], name.split(".")[-1]):
-                if k in cite:
-                    out[name] = str(cite[k])
-                    break
-    return out
+    """Each stated parameter (dotted name) with the law that states it (``parameters.yaml``)."""
+    cited = getattr(code.params, "cited", {})
+    return {path: c.law for path, c in cited.items() if c.stated}
 
 
-def _laws_of_file(path: Path) -> dict[str, str]:
-    out: dict[str, str] = {}
-    if not path.is_file():
-        return out
-    stack: list[tuple[int, str, str | None]] = []  # (indent, key, law)
-    for line in path.read_text(encoding="utf-8").splitlines():
-        m = _LINE.match(line)
-        if not m:
-            continue
-        indent = len(m.group("indent"))
-        while stack and stack[-1][0] >= indent:
-            stack.pop()
-        ref = _LAW_REF.match(m.group("comment") or "")
-        law = ref.group("law") if ref else (stack[-1][2] if stack else None)
-        stack.append((indent, m.group("key"), law))
-        if law is not None:
-            out[".".join(k for _, k, _ in stack)] = law
-    return out
+def parameter_none(code: Code, path: str) -> str | None:
+    """Why the code states no such number (its note), or None when it says nothing of it."""
+    none = getattr(code.params, "none", None)
+    if none is None:
+        return None
+    parts = path.split(".")
+    for i in range(len(parts), 0, -1):
+        c = none(".".join(parts[:i]))
+        if c is not None:
+            return c.note or "the code states none"
+    return None
 
 
 def _diff_params(a: Code, b: Code) -> list[ParamChange]:
-    fa = _flatten({k: v for k, v in a.params.items() if k != "cite"})
-    fb = _flatten({k: v for k, v in b.params.items() if k != "cite"})
+    fa, fb = _flatten(dict(a.params)), _flatten(dict(b.params))
     la, lb = parameter_laws(a), parameter_laws(b)
-    return [ParamChange(k, fa.get(k), fb.get(k), la.get(k) if k in fa else None, lb.get(k) if k in fb else None)
+    return [ParamChange(k, fa.get(k), fb.get(k), la.get(k) if k in fa else None, lb.get(k) if k in fb else None,
+                        None if k in fa else parameter_none(a, k), None if k in fb else parameter_none(b, k))
             for k in sorted(set(fa) | set(fb)) if fa.get(k) != fb.get(k)]
 
 

@@ -77,7 +77,7 @@ def history(topic: str) -> History:
         laws = [law for law in code.laws if topic in law.topics]
         numbers_of = {law.number for law in laws}
         cited = parameter_laws(code)
-        flat = _flatten({k: v for k, v in code.params.items() if k != "cite"})
+        flat = _flatten(dict(code.params))
         numbers = tuple((n, v, cited[n]) for n, v in flat.items() if cited.get(n) in numbers_of)
         rows.append(HistoryRow(cid, code.year, code.title, code.game,
                                tuple(HistoryLaw(law.number, law.heading, law.text, law.missing, law.note,

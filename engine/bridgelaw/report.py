@@ -122,9 +122,12 @@ def _value(v: Any) -> str:
 
 
 def _param_line(p: ParamChange) -> tuple[str, str, str]:
-    la = f" (law {p.law_a})" if p.law_a else ""
-    lb = f" (law {p.law_b})" if p.law_b else ""
-    return p.name, f"{_value(p.a)}{la}", f"{_value(p.b)}{lb}"
+    def one(v: Any, law: str | None, none: str | None) -> str:
+        if v is None:
+            return "none stated" + (f" ({none})" if none else "")
+        return _value(v) + (f" (law {law})" if law else "")
+
+    return p.name, one(p.a, p.law_a, p.none_a), one(p.b, p.law_b, p.none_b)
 
 
 def _summary_lines(d: CodeDiff) -> list[tuple[str, list[str]]]:

@@ -34,6 +34,8 @@ def _laws(laws: list[str]) -> str:
 
 def _who(g: DiffGroup) -> str:
     names = {"N": "North", "E": "East", "S": "South", "W": "West"}
+    if len(g.seats) == 4:
+        return "any player"
     return " or ".join(names[s] for s in g.seats) if g.seats else "—"
 
 
