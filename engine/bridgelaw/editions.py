@@ -276,8 +276,8 @@ def _diff_provisions(a: Code, b: Code, groups: list[LawGroup]) -> list[Provision
     """Pair provisions by id, else by kind within aligned laws; report added, removed and changed."""
     law_map: dict[str, set[str]] = {}
     for g in groups:
-        for x in g.a:
-            law_map.setdefault(x.number, set()).update(g.numbers_b)
+        for law in g.a:
+            law_map.setdefault(law.number, set()).update(g.numbers_b)
     pb_by_id = {p.id: p for p in b.provisions}
     unmatched_b = dict(pb_by_id)
     out: list[ProvisionChange] = []

@@ -208,8 +208,10 @@ def _typed(codes: list[Code], kind: str, dom: list[tuple[str, list[Any]]]) -> tu
             for c in codes:
                 try:
                     k, facts, _ = derive(c, parse_incident({"code": c.id, **inc}))
-                except BridgelawError:
-                    k, facts = None, {}
+                except BridgelawError:  # refused: the derivation turns on this fact
+                    if name not in first:
+                        first.append(name)
+                    continue
                 if k != kind or name not in facts or _plain(facts[name]) != v:
                     if name not in first:
                         first.append(name)
@@ -347,7 +349,7 @@ def _reads_bids_whole(codes: list[Code], kinds: Iterable[str]) -> bool:
 
 def _shape(facts: Mapping[str, Any], calls: set[str]) -> tuple[Any, ...]:
     """The shape of derived facts: bids by kind and by which other bid facts they equal; other facts whole."""
-    out = []
+    out: list[tuple[Any, ...]] = []
     for name in sorted(facts):
         v = facts[name]
         if name in calls and isinstance(v, Call):
@@ -361,9 +363,9 @@ def _shape(facts: Mapping[str, Any], calls: set[str]) -> tuple[Any, ...]:
 def _bid_pairs(codes: list[Code], kind: str, reduce: bool) -> Iterator[Case]:
     bids = _bids(codes)
     pairs = [(prev, call) for prev in bids for call in bids if all(not higher(c, call, prev) for c in codes)]
-    incidents = [{"irregularity": kind, "dealer": _FIXED["dealer"], "auction": [prev.text, call.text] + (["P"] if cond
-                                                                                                      else []),
-                  "offence_at": 1} for prev, call in pairs for cond in (False, True)]
+    incidents: list[dict[str, Any]] = [
+        {"irregularity": kind, "dealer": _FIXED["dealer"], "auction": [prev.text, call.text] + (["P"] if cond else []),
+         "offence_at": 1} for prev, call in pairs for cond in (False, True)]
     if not reduce:
         for inc in incidents:
             yield Case(kind, inc, _varied(inc), 1, tuple(_rule_one(c, inc, frozenset(), []) for c in codes))

@@ -251,8 +251,8 @@ def diff_text(d: CodeDiff) -> str:
                 out.append(f"  {code}: (no corresponding law)")
     if d.provisions:
         out += ["", "Provisions"]
-        for p in d.provisions:
-            out.append(f"  {p.change} {p.id} (law {p.law_a or '—'} → {p.law_b or '—'})")
+        for pc in d.provisions:
+            out.append(f"  {pc.change} {pc.id} (law {pc.law_a or '—'} → {pc.law_b or '—'})")
     return "\n".join(out)
 
 
@@ -292,8 +292,8 @@ def diff_markdown(d: CodeDiff) -> str:
                 out += ["", f"**{code}:** no corresponding law"]
         out.append("")
     out += ["## Provisions", ""]
-    for p in d.provisions:
-        out.append(f"- {p.change} `{p.id}` (law {p.law_a or '—'} → {p.law_b or '—'})")
+    for pc in d.provisions:
+        out.append(f"- {pc.change} `{pc.id}` (law {pc.law_a or '—'} → {pc.law_b or '—'})")
     if not d.provisions:
         out.append("No provision differs.")
     return "\n".join(out) + "\n"
@@ -306,8 +306,8 @@ def diff_html(d: CodeDiff) -> str:
     shown = d.shown()
     summary = []
     for head, items in _summary_lines(d):
-        inner = "".join(f"<li>{e(i)}</li>" for i in items)
-        summary.append(f"<li><strong>{e(head)}</strong>" + (f"<ul class=\"sum\">{inner}</ul>" if inner else "") +
+        lis = "".join(f"<li>{e(i)}</li>" for i in items)
+        summary.append(f"<li><strong>{e(head)}</strong>" + (f"<ul class=\"sum\">{lis}</ul>" if lis else "") +
                        "</li>")
     aside = f"<p>{e(_set_aside_line(d))}</p>" if d.ignore else ""
     sections = [f'<section id="summary"><h2>Summary</h2>{aside}<ul class="sum">{"".join(summary)}</ul></section>']

@@ -168,9 +168,9 @@ def _hist_table(h: History) -> tuple[list[str], list[list[str]]]:
 def history_text(h: History) -> str:
     head, rows = _hist_table(h)
     out = [f"{h.topic}: {h.description}", "", "The numbers, by year (each with the law that states it)"]
-    for r, hr in zip(rows, h.rows):
-        nums = "; ".join(f"{c}: {v}" for c, v in zip(head[3:], r[3:]) if v != "—") or "no number stated"
-        out.append(_wrap(f"{hr.year}  {hr.code:<22} laws {r[2]} — {nums}", "      ", "  "))
+    for cells, hr in zip(rows, h.rows):
+        nums = "; ".join(f"{c}: {v}" for c, v in zip(head[3:], cells[3:]) if v != "—") or "no number stated"
+        out.append(_wrap(f"{hr.year}  {hr.code:<22} laws {cells[2]} — {nums}", "      ", "  "))
     out += ["", "The texts"]
     for r in h.rows:
         out += ["", f"{r.year}  {r.code} — {r.title}"]

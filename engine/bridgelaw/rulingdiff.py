@@ -46,27 +46,16 @@ _SIDES = ("NS", "EW")
 
 
 def effect_words(d: Mapping[str, Any]) -> str:
-    """One effect (its JSON view) in words."""
-    try:
-        from .wording import effect_sentence  # type: ignore[attr-defined]
-    except ImportError:  # before the one renderer of rulings lands: the CLI's words
-        from .cli import describe_effect
-        from .values import Effect, EffectKind
+    """One effect (its JSON view) in words: the one renderer's (bridgelaw.wording)."""
+    from .wording import effect_sentence
 
-        args = tuple((k, v) for k, v in d.items() if k != "kind")
-        try:
-            return describe_effect(Effect(EffectKind(d["kind"]), args))
-        except (KeyError, ValueError):
-            rest = ", ".join(f"{k} {v}" for k, v in args)
-            return str(d["kind"]).replace("_", " ") + (f" ({rest})" if rest else "")
     return str(effect_sentence(dict(d)))
 
 
 def chooser_words(chooser: str) -> str:
-    names = {"N": "North", "E": "East", "S": "South", "W": "West"}
-    if chooser in ("NS", "EW"):
-        return f"either {names[chooser[0]]} or {names[chooser[1]]}"
-    return names.get(chooser, chooser)
+    from .wording import chooser_words as words
+
+    return str(words(chooser))
 
 
 _ROLE_WORDS = {"offender": "the offender", "partner": "the offender's partner", "declarer": "the declarer",

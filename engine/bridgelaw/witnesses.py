@@ -244,14 +244,14 @@ def collate(code: Code, witness_id: str, root: Path) -> list[Difference]:
     for op, i1, i2, j1, j2 in sm.get_opcodes():
         if op == "equal":
             continue
-        law = ours[min(i1, len(ours) - 1)][1]
-        out.append(Difference(law, " ".join(x for x, _ in ours[i1:i2]), " ".join(theirs[j1:j2])))
+        where = ours[min(i1, len(ours) - 1)][1]
+        out.append(Difference(where, " ".join(x for x, _ in ours[i1:i2]), " ".join(theirs[j1:j2])))
     # footnotes: each of the code's own, against the witness's footnote that reads most like it
-    for n, (t, law) in ours_notes.items():
+    for n, (t, where) in ours_notes.items():
         best = max(notes.values(), key=lambda r: difflib.SequenceMatcher(None, _words(t), _words(r)).ratio(),
                    default="")
         if _words(t) != _words(best):
-            out.append(Difference(f"{law}, footnote {n}", t, best))
+            out.append(Difference(f"{where}, footnote {n}", t, best))
     return out
 
 
