@@ -153,24 +153,57 @@ def _cell(v: Any) -> str:
     return str(v)
 
 
+_TABLE = 4  # more numbers than this under one name (a table: honours, trick values) make one column
+
+
+def _hist_columns(h: History) -> list[tuple[str, list[str]]]:
+    """The table's columns: (heading, the numbers' names it shows); a name with many numbers under it one
+    column."""
+    groups: dict[str, list[str]] = {}
+    for c in h.columns:
+        groups.setdefault(c.split(".")[0], []).append(c)
+    out: list[tuple[str, list[str]]] = []
+    for top, cs in groups.items():
+        if len(cs) > _TABLE:
+            out.append((top.replace("_", " ") + " (table)", cs))
+        else:
+            out += [(c.replace("_", " ").replace(".", " · "), [c]) for c in cs]
+    return out
+
+
 def _hist_table(h: History) -> tuple[list[str], list[list[str]]]:
-    cols = list(h.columns)
-    head = ["code", "year", "laws"] + [c.replace("_", " ").replace(".", " · ") for c in cols]
+    cols = _hist_columns(h)
+    head = ["code", "year", "laws"] + [name for name, _ in cols]
     rows = []
     for r in h.rows:
         nums = {n: (v, law) for n, v, law in r.numbers}
         laws = ", ".join(law.number for law in r.laws) or "—"
-        rows.append([r.code, str(r.year), laws] + [f"{_cell(nums[c][0])} (law {nums[c][1]})" if c in nums else "—"
-                                                   for c in cols])
+        cells = []
+        for _, cs in cols:
+            got = [nums[c] for c in cs if c in nums]
+            if not got:
+                cells.append("—")
+            elif len(cs) == 1:
+                cells.append(f"{_cell(got[0][0])} (law {got[0][1]})")
+            else:
+                cells.append(f"{len(got)} figures (law {', '.join(sorted({law for _, law in got}))})")
+        rows.append([r.code, str(r.year), laws] + cells)
     return head, rows
 
 
 def history_text(h: History) -> str:
-    head, rows = _hist_table(h)
-    out = [f"{h.topic}: {h.description}", "", "The numbers, by year (each with the law that states it)"]
-    for cells, hr in zip(rows, h.rows):
-        nums = "; ".join(f"{c}: {v}" for c, v in zip(head[3:], cells[3:]) if v != "—") or "no number stated"
-        out.append(_wrap(f"{hr.year}  {hr.code:<22} laws {cells[2]} — {nums}", "      ", "  "))
+    out = [f"{h.topic}: {h.description}", "", "The numbers, by year (each cell: the number, and the law that states it)"]
+    head, table = _hist_table(h)
+    head = ["year", "code"] + [c.split(" · ")[-1] for c in head[3:]]
+    rows = [[r[1], r[0]] + [c.replace("(law ", "(") for c in r[3:]] for r in table]
+    width = [max(len(x[i]) for x in rows + [head]) for i in range(len(head))]
+    for line in [head, ["-" * w for w in width]] + rows:
+        out.append("  " + "  ".join(x.ljust(w) for x, w in zip(line, width)).rstrip())
+    if len(head) == 2:
+        out.append("  (no code states a number on this topic)")
+    out += ["", "The laws on the topic"]
+    for r in h.rows:
+        out.append(_wrap(f"{r.year}  {r.code}: " + (", ".join(law.number for law in r.laws) or "none"), "      ", "  "))
     out += ["", "The texts"]
     for r in h.rows:
         out += ["", f"{r.year}  {r.code} — {r.title}"]
