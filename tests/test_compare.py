@@ -322,3 +322,23 @@ def test_any_option_value_is_an_answer_or_one_line_error(capsys):
         assert (rc == 0 and out) or (rc == 2 and not out and "Traceback" not in err and err.strip())
 
     run()
+
+
+def test_a_mutated_spelling_table_loads_or_names_its_spot(tmp_path):
+    from hypothesis import given, settings, strategies as st
+
+    text = (HERE.parent / "laws" / "spelling.yaml").read_text(encoding="utf-8")
+
+    @settings(max_examples=60, deadline=None)
+    @given(pos=st.integers(0, len(text) - 1), junk=st.sampled_from(["", "-", "[", "]", ",", ":", "x y z", "\n  - ["]))
+    def run(pos: int, junk: str) -> None:
+        p = tmp_path / f"spelling-{pos}-{sum(map(ord, junk))}.yaml"  # one file (and one cached table) a mutation
+        p.write_text(text[:pos] + junk + text[pos + 1:], encoding="utf-8")
+        try:
+            sp = spelling(p)
+        except bridgelaw.LawFileError as e:
+            assert re.search(r"spelling-\d+-\d+\.yaml(:\d+:\d+)?: ", str(e)), e
+            return
+        assert all(isinstance(k, str) and isinstance(v, str) for k, v in sp.groups.items())
+
+    run()

@@ -104,3 +104,49 @@ def test_a_broken_variant_is_refused_at_its_line(tmp_path, monkeypatch, fresh_co
     with pytest.raises(bridgelaw.BridgelawError) as e:
         variants(bridgelaw.load_code("american-1905"), "89")
     assert message in str(e.value) and "17-the-revoke.yaml:" in str(e.value)
+
+
+def test_every_recorded_variant_and_mend_names_a_witness_of_its_code():
+    for cid in bridgelaw.codes():
+        code = bridgelaw.load_code(cid)
+        ids = {w.id for w in witnesses(code)}
+        for law in code.laws:
+            if law.code != cid:
+                continue
+            assert all(v.witness in ids for v in variants(code, law.number))
+            assert all(m["witness"] in ids for m in mends(code, law.number) if "witness" in m)
+
+
+def test_a_mutated_variant_file_is_refused_with_its_place_or_read(tmp_path, monkeypatch, fresh_codes):
+    """Mutations of a law file's variant lines: it loads and its variants read, or one error names the spot."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "laws", data / "laws")
+    f = data / "laws" / "american-1905" / "17-the-revoke.yaml"
+    original = f.read_text(encoding="utf-8")
+    lines = original.splitlines()
+    at = [i for i, x in enumerate(lines) if "witness: advanced-bridge-1907" in x or x.strip() == "variants:"]
+    monkeypatch.setenv("BRIDGELAW_DATA", str(data))
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(line=st.sampled_from(at), pos=st.integers(0, 120), junk=st.sampled_from(["", "x", ":", "}", "'", "  "]))
+    def run(line: int, pos: int, junk: str) -> None:
+        mutated = list(lines)
+        s = mutated[line]
+        p = min(pos, len(s))
+        mutated[line] = s[:p] + junk + s[p + 1:]
+        f.write_text("\n".join(mutated) + "\n", encoding="utf-8")
+        from bridgelaw.loader import clear_cache
+
+        clear_cache()
+        try:
+            code = bridgelaw.load_code("american-1905")
+            for n in ("89", "90"):
+                variants(code, n)
+        except bridgelaw.BridgelawError as e:
+            assert "17-the-revoke.yaml" in str(e) or "american-1905" in str(e), e
+        finally:
+            f.write_text(original, encoding="utf-8")
+
+    run()
