@@ -62,7 +62,8 @@ def _headline(d: RulingDiff) -> list[DiffGroup]:
 
 
 def rulings_text(d: RulingDiff) -> str:
-    out = _rd_intro(d)
+    intro = _rd_intro(d)
+    out = [intro[0], _wrap(intro[1], "", "")]
     top = _headline(d)
     out += ["", f"What changes, most telling first ({len(top)} of {len(d.groups)} groups; each in detail below)"]
     for i, g in enumerate(top, 1):
