@@ -54,7 +54,8 @@ def test_a_stray_entry_of_laws_is_reported_by_check(tmp_path, monkeypatch, fresh
     monkeypatch.setenv("BRIDGELAW_DATA", str(tmp_path))
     problems = [str(e) for e in check_tree()]
     assert any("folder wcny-1914/ has no code.yaml (did you mean 'code.yml'?)" in p for p in problems)
-    assert any("'notes.txt' is neither kinds.yaml, topics.yaml" in p for p in problems)
+    assert any("'notes.txt' is neither kinds.yaml, kinds.d, topics.yaml, spelling.yaml nor a code's folder" in p
+               for p in problems)
     from bridgelaw.check import check
 
     report = check()

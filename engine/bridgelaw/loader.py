@@ -247,6 +247,13 @@ FOLDER_FILES: dict[str, str] = {
     "alignment.yaml": "an edition's unnumbered paragraphs aligned to its parent's laws (read by compare)",
     "sentences.yaml": "the sentence-level account of every law (read by sentences)",
 }
+#: What ``laws/`` holds besides the codes' folders, and who reads each.
+LAWS_FILES: dict[str, str] = {
+    "kinds.yaml": "the irregularity catalogue (read by catalogue)",
+    "kinds.d": "kinds and facts particular codes add (read by catalogue)",
+    "topics.yaml": "the topic taxonomy (read by catalogue)",
+    "spelling.yaml": "spellings the editions print differently (read by textdiff)",
+}
 _HEADING = re.compile(r"^[0-9]{2}-[a-z0-9]+(?:-[a-z0-9]+)*\.yaml$")
 
 
@@ -302,7 +309,7 @@ def check_tree(root: Path | None = None) -> list[LawFileError]:
     a code's folder (a folder without its code.yaml is no code)."""
     base = root or laws_dir()
     problems = []
-    known = {"kinds.yaml", "topics.yaml", "kinds.d"}
+    known = set(LAWS_FILES)
     for path in sorted(base.iterdir()) if base.is_dir() else []:
         if path.name in known:
             continue
@@ -313,8 +320,8 @@ def check_tree(root: Path | None = None) -> list[LawFileError]:
                 problems.append(LawFileError(f"folder {path.name}/ has no code.yaml{hint}: it is no code, and its "
                                              "files would be skipped", _rel(base, path), 1, 1))
             continue
-        problems.append(LawFileError(f"{path.name!r} is neither kinds.yaml, topics.yaml, kinds.d/ nor a code's "
-                                     "folder: nothing reads it", _rel(base, path), 1, 1))
+        problems.append(LawFileError(f"{path.name!r} is neither {', '.join(LAWS_FILES)} nor a code's folder: "
+                                     "nothing reads it" + did_you_mean(path.name, LAWS_FILES), _rel(base, path), 1, 1))
     return problems
 
 
