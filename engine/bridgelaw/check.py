@@ -87,7 +87,7 @@ def check() -> CheckReport:
             report.mismatches.append(f"{where}: the case does not rule: {str(e).splitlines()[0]}")
             continue
         if diffs:
-            e = case.source.mark(("expect",))
-            report.mismatches.append(f"{case.path}:{e.line}:{e.column}: the ruling differs from what the case "
+            at = case.source.mark(("expect",))
+            report.mismatches.append(f"{case.path}:{at.line}:{at.column}: the ruling differs from what the case "
                                      f"expects ({case.name}): " + "; ".join(diffs))
     return report

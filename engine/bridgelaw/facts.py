@@ -19,7 +19,7 @@ from .errors import InputError, did_you_mean
 from .catalogue import FactSpec, Kind, coerce_fact, derivation_order
 from .loader import Code, load_kinds
 from .seats import ThreeHand, model_for
-from .values import MAX_CALL_LEVEL, Call, CallKind, Card, Seat, Side, Suit
+from .values import MAX_CALL_LEVEL, Call, CallKind, Seat
 
 __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult",
            "callers", "caller", "other_players", "seven_call", "three_hand_players"]
@@ -288,7 +288,8 @@ def _derive_facts(f: dict[str, Any], common: Mapping[str, FactSpec], kind: Kind)
         if hit is None or hit[0] is not specs:  # keyed by identity, checked: a reloaded catalogue is new
             env = Env({n: s.type for n, s in {**common, **kind.facts}.items()})
             order = derivation_order(specs) or ()
-            hit = _DERIVERS[id(specs)] = (specs, tuple((n, compile_expr(specs[n].derive_tree, env)) for n in order))
+            hit = _DERIVERS[id(specs)] = (specs, tuple((n, compile_expr(tree, env)) for n in order
+                                                       if (tree := specs[n].derive_tree) is not None))
         if not hit[1]:
             continue
         facts = Facts(f, _no_value)

@@ -31,7 +31,7 @@ from .conditions import (
     describe, export, guarded_bids, names_used, recording, seed,
 )
 from .cache import cached, store
-from .catalogue import TYPES as _TYPES, FactSpec, Kind, load_kinds, load_topics
+from .catalogue import FactSpec, Kind, load_kinds, load_topics
 from .errors import ConditionError, LawFileError, UnknownCodeError, did_you_mean
 from .parameters import bind as bind_parameters, render as render_label
 from .resources import grammar_path, laws_dir, schema_dir
@@ -857,7 +857,7 @@ def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], 
         if sum(name in spec for name in group) != 1:
             spec_of = vocabulary().kind(kind.value).field
             raise src.error(key, f"effect {kind.value!r} needs exactly one of " + " or ".join(
-                f"{n} ({spec_of(n).description})" if spec_of(n).description else n for n in group))
+                f"{n} ({d})" if (d := getattr(spec_of(n), "description", "")) else n for n in group))
     for a, b in DISTINCT_FIELDS.get(kind, ()):
         if a in spec and b in spec:
             _check_distinct(src, key, kind, a, b, spec, trees, when, env, code)

@@ -22,7 +22,6 @@ can show is checked at ruling time (:meth:`SeatModel.unfit_chooser`).
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 

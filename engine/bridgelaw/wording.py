@@ -275,7 +275,7 @@ def ruling_words(r: Ruling) -> RulingWords:
     from .loader import load_kinds
 
     kinds = load_kinds()[1]
-    groups: dict[str, list[OptionWords]] = {}
+    groups: dict[str | tuple[str, ...], list[OptionWords]] = {}
     for o in r.options:
         effects = tuple(effect_sentence(e) for e in o.effects)
         text = _capital(o.label) if o.label else "; ".join(effects)
