@@ -331,7 +331,7 @@ def _yaml_mutations(code: str) -> Iterator[Mutation]:
         rel, lambda t: t.replace("\n  - number:", "\n\t- number:", 1)))
     yield Mutation("yaml", code, rel, "a second document", _edit_text(rel, lambda t: t + "\n---\nlaws: []\n"))
     yield Mutation("params", code, f"{code}/parameters.yaml", "a parameter written 0x..", _edit_text(
-        f"{code}/parameters.yaml", lambda t: re.sub(r"(:\s*)(\d+)(\s)", r"\g<1>0x\2\3", t, count=1)))
+        f"{code}/parameters.yaml", lambda t: re.sub(r"(?m)^([^#\n]*?value:\s*)(\d+)", r"\g<1>0x\2", t, count=1)))
 
 
 def _size_mutations(code: str) -> Iterator[Mutation]:
