@@ -1,0 +1,171 @@
+"""A PBN file as text: its character set (§2.2), its lines (§2.3), and its games (§3).
+
+§2.2 prescribes ISO 8859-1, which every byte decodes as; a file is read as UTF-8 where it says so (a ``%``
+line of the header naming ``charset=UTF-8``, as BridgeComposer writes, or the ``% PBN`` header followed by
+such a line) or where a UTF-8 byte-order mark shows it. A line of a UTF-8 file that is not UTF-8 is read as
+ISO 8859-1 and the game says so in a warning. Lines end in LF, CRLF or CR (§2.1: the platform's own).
+
+Games are separated by semi-empty lines (§3), except inside a brace comment (§3.8), which may hold them.
+The file is read a line at a time and a game at a time: one game's text is in memory at once.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+from typing import BinaryIO, Iterable, Iterator
+
+__all__ = ["GameText", "detect_encoding", "decoded_lines", "split_games", "games_of_bytes"]
+
+_CHARSET = re.compile(rb"charset\s*[=:]\s*\"?([A-Za-z0-9_.:-]+)", re.I)
+_HEAD = 8192  # the header lines that may name the character set
+
+
+def detect_encoding(head: bytes) -> tuple[str, int]:
+    """The file's encoding from its first bytes, and the length of a byte-order mark to skip."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8", len(codecs.BOM_UTF8)
+    for raw in head.splitlines()[:64]:
+        s = raw.strip()
+        if not s.startswith(b"%"):
+            if s:
+                break  # the header is the % lines at the top (§2.4)
+            continue
+        m = _CHARSET.search(s)
+        if m:
+            name = m.group(1).decode("ascii").lower()
+            try:
+                return codecs.lookup(name).name, 0
+            except LookupError:
+                return "latin-1", 0
+    return "latin-1", 0
+
+
+def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterator[tuple[int, str]]:
+    """(line number, text) for every line of a binary stream, decoded as :func:`detect_encoding` finds."""
+    head = stream.read(_HEAD)
+    encoding, skip = detect_encoding(head)
+    rest = head[skip:]
+    number = 0
+    latin = encoding == "latin-1"
+    while True:
+        more = stream.read(1 << 16)
+        parts = (rest + more).split(b"\n")
+        if more:
+            rest = parts.pop()
+        elif parts[-1] == b"":
+            parts.pop()
+        for part in parts:
+            if part.endswith(b"\r"):
+                part = part[:-1]
+            for raw in part.split(b"\r") if b"\r" in part else (part,):  # a lone CR ends a line too
+                number += 1
+                if latin:
+                    yield number, raw.decode("latin-1")
+                    continue
+                try:
+                    yield number, raw.decode(encoding)
+                except UnicodeDecodeError:
+                    if warnings is not None:
+                        warnings.append(f"line {number}: not {encoding}; read as ISO 8859-1")
+                    yield number, raw.decode("latin-1")
+        if not more:
+            return
+
+
+@dataclass
+class GameText:
+    """The lines of one game, with the number of its first line; ``lead`` holds commentary-only chunks that
+    came before it (a file header of ``%`` lines, a comment between games), kept so it is written back."""
+
+    index: int
+    line: int
+    lines: list[str]
+    lead: list[tuple[int, list[str]]] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _brace_state(line: str, in_brace: bool) -> bool:
+    """Whether a brace comment is still open at the end of ``line`` (strings and ``;`` comments respected)."""
+    i, n = 0, len(line)
+    if in_brace:
+        j = line.find("}")
+        if j < 0:
+            return True
+        i = j + 1
+    elif line.startswith("%"):
+        return False
+    if "{" not in line[i:]:
+        return False
+    while i < n:
+        c = line[i]
+        if c == '"':
+            i += 1
+            while i < n and line[i] != '"':
+                i += 2 if line[i] == "\\" else 1
+            i += 1
+        elif c == ";":
+            return False
+        elif c == "{":
+            j = line.find("}", i + 1)
+            if j < 0:
+                return True
+            i = j + 1
+        else:
+            i += 1
+    return False
+
+
+_COMMENTARY = re.compile(r"\{[^}]*\}|;[^\n]*|^%[^\n]*", re.M)
+
+
+def _is_commentary(lines: list[str]) -> bool:
+    """A chunk with no tag and no token: only ``%`` lines, ``;`` and ``{}`` comments."""
+    return not _COMMENTARY.sub("", "\n".join(lines)).strip()
+
+
+def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
+    """The games of a file (§3): chunks separated by semi-empty lines outside brace comments."""
+    in_brace = False
+    chunk: list[str] = []
+    start = 0
+    index = 0
+    lead: list[tuple[int, list[str]]] = []
+    for number, line in lines:
+        if not in_brace and not line.strip():
+            if chunk:
+                if _is_commentary(chunk):
+                    lead.append((start, chunk))
+                else:
+                    index += 1
+                    yield GameText(index, start, chunk, lead)
+                    lead = []
+                chunk = []
+            continue
+        if not chunk:
+            start = number
+        chunk.append(line)
+        if in_brace or "{" in line:
+            in_brace = _brace_state(line, in_brace)
+    if chunk:
+        if _is_commentary(chunk) and index:
+            lead.append((start, chunk))
+        elif not _is_commentary(chunk):
+            index += 1
+            yield GameText(index, start, chunk, lead)
+            lead = []
+        else:
+            lead.append((start, chunk))
+    if lead and index:
+        # commentary after the last game: a game with no tags carries it, so it is written back
+        yield GameText(index + 1, lead[0][0], [], lead)
+
+
+def games_of_bytes(data: bytes, warnings: list[str] | None = None) -> Iterator[GameText]:
+    import io
+
+    return split_games(decoded_lines(io.BytesIO(data), warnings))

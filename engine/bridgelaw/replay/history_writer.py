@@ -1,0 +1,3 @@
+"""placeholder"""
+def record_game(report):
+    return None
