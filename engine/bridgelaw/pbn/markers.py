@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Marker", "MARKERS", "marker_for_kind"]
+__all__ = ["Marker", "MARKERS", "marker_for_kind", "LETS_PASS"]
+
+# the effects of a ruling that let an irregularity pass: nothing is exacted (a revoke ruled so costs nothing)
+LETS_PASS = frozenset({"no_penalty", "trick_stands", "deal_stands", "call_stands", "procedure"})
 
 
 @dataclass(frozen=True)

@@ -41,5 +41,6 @@ def replay(record: Mapping[str, Any] | PbnGame, code: str | None = None) -> dict
     res, report = replay_record(record, code)
     if res.status == "refused" and "error" in report:
         raise InputError(res.where or "record", res.reason.split(": ", 1)[-1] if res.reason else "")
+    report.pop("adapter", None)
     report["status"] = res.status
     return report

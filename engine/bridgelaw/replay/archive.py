@@ -178,7 +178,10 @@ def run_job(job: Job) -> BoardResult:
         if job.write and res.status != REFUSED:
             from .history_writer import record_game
 
-            res.written = record_game(report)
+            try:
+                res.written = record_game(report["adapter"])
+            except InputError as e:
+                res.notes.append(f"not written: {e.message}")
         res.detail = _detail(report)
         return res
     except BridgelawError as e:
@@ -190,7 +193,7 @@ def run_job(job: Job) -> BoardResult:
                         "please report it", job.game.board() if job.game else None)
 
 
-def _detail(report: dict[str, Any]) -> dict[str, Any]:
+def _detail(report: dict[str, Any]) -> dict[str, Any]:  # what crosses a process boundary: no table
     return {"events": report.get("events", []), "mismatches": report.get("mismatches", [])}
 
 

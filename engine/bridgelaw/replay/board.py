@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import BridgelawError, InputError, did_you_mean
 from ..loader import code_ids, load_kinds
-from ..pbn.markers import MARKERS, Marker
+from ..pbn.markers import LETS_PASS, MARKERS, Marker
 from ..pbn.model import Item, PbnGame, Tag
 from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contract_of, deal_of, declarer_of,
                         events_of, remedies_of, remedy_text, result_of, seat_of)
@@ -131,7 +131,7 @@ class _Run:
                 r = t.answer(**facts)
             ok, option = standing(r)
             if not ok and marker.stands is None and not r.questions and not r.options \
-                    and not any(e.kind.value not in ("no_penalty", "procedure", "honours_only") for e in r.effects):
+                    and all(e.kind.value in LETS_PASS for e in r.effects):
                 ok = True  # a revoke let pass: no penalty
         if not ok:
             law = ", ".join(f"law {x.number}" for x in r.laws) or "its laws"

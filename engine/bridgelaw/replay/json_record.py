@@ -80,7 +80,8 @@ def check_record(record: Any, where: str = "record") -> None:
 
 def replay_record(record: Mapping[str, Any], code: str | None = None, path: str = "<json>", index: int = 1,
                   ) -> tuple[BoardResult, dict[str, Any]]:
-    """Replay a JSON record: its :class:`BoardResult`, and the full report (events, mismatches, state)."""
+    """Replay a JSON record: its :class:`BoardResult`, and the full report (events, mismatches, state, and
+    the ``adapter`` that drove the table)."""
     res = BoardResult(path, str(index), index, 1, REFUSED)
     report: dict[str, Any] = {"events": [], "mismatches": []}
     try:
@@ -95,6 +96,7 @@ def replay_record(record: Mapping[str, Any], code: str | None = None, path: str 
         report["error"] = res.reason
         return res, report
     st = t.state
+    report["adapter"] = t
     report.update({"code": t.code.id, "phase": st["phase"], "contract": st["contract"], "declarer": st["declarer"],
                    "seating": t.table.seating(), "state": st})
     res.contract = (st["contract"] + {0: "", 1: "X", 2: "XX"}.get(st["doubled"], "")) if st["contract"] and \

@@ -16,6 +16,7 @@ from typing import Any
 from ..dealresult import deal_result
 from ..errors import InputError
 from ..facts import higher
+from ..pbn.markers import LETS_PASS
 from ..scoring import score
 from ..table import Answer, Table
 from ..values import Call, Ruling, Seat
@@ -41,6 +42,10 @@ class Act:
     card: str | None = None
     how: str = ""                  # recorded, accepted, first option, ...
     applied: bool = False
+    placed: bool = False           # the call or card took its place in the auction or the trick
+    trick: int | None = None       # a card's trick
+    origin: tuple[str, int] | None = None  # a revoke ruled at this act: the revoker's seat and trick
+    calls_before: int = 0
 
 
 class TableAdapter:
@@ -135,14 +140,28 @@ class TableAdapter:
     def _act(self, act: Act, ans: Answer) -> Answer:
         if ans.ruling is not None:
             act.kind, act.ruling, act.offender = ans.kind, ans.ruling, self.pending_offender()
+            act.origin = self.pending_revoke()
+        self._placed(act)
         self.history.append(act)
         return ans
 
+    def _placed(self, act: Act) -> None:
+        st = self.table.state
+        if act.verb == "call":
+            act.placed = len(st["calls"]) > act.calls_before and st["calls"][act.calls_before][0] == act.seat
+        elif act.verb == "card" and act.trick is not None:
+            t = act.trick
+            cards = st["tricks"][t - 1]["cards"] if t <= len(st["tricks"]) else st["current"] \
+                if t == len(st["tricks"]) + 1 else []
+            act.placed = [act.seat, act.what] in cards
+
     def call(self, seat: str, call: str, ref: str | None = None) -> Answer:
-        return self._act(Act("call", seat, call, ref), self.table.call(seat, call))
+        act = Act("call", seat, call, ref, calls_before=len(self.table.state["calls"]))
+        return self._act(act, self.table.call(seat, call))
 
     def play(self, seat: str, card: str, ref: str | None = None) -> Answer:
-        return self._act(Act("card", seat, card, ref), self.table.play(seat, card))
+        act = Act("card", seat, card, ref, trick=self.trick_number)
+        return self._act(act, self.table.play(seat, card))
 
     def expose(self, seat: str, card: str, ref: str | None = None) -> Answer:
         return self._act(Act("expose", seat, card, ref), self.table.expose(seat, card))
@@ -175,8 +194,9 @@ class TableAdapter:
         if act is not None:
             act.option, act.by, act.suit, act.card, act.how, act.applied = option, by, suit, card, how, True
             act.ruling = r
-        if revoke is not None and not option and not any(e.kind.value not in ("no_penalty", "procedure")
-                                                         for e in r.effects):
+            if not act.placed:
+                self._placed(act)
+        if revoke is not None and not option and all(e.kind.value in LETS_PASS for e in r.effects):
             # ruled without penalty (not claimed in time, §3.9 (C)): it costs nothing when the deal is scored
             self.condoned_revokes.add(revoke)
         return r
