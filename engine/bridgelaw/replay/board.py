@@ -78,6 +78,7 @@ class _Run:
         r = t.pending_ruling()
         assert r is not None
         kind = r.irregularity
+        t.answer_at(ref)
         if marker is not None and kind not in marker.kinds:
             raise Refused(where, f"the record marks ^{marker.letter} — {marker.meaning} — on {what}, but the "
                                  f"table finds {kind.replace('_', ' ')}")
@@ -562,7 +563,7 @@ def _totals(score_dict: dict[str, Any]) -> dict[str, int]:
 
 def _ruling_json(a: Act, game: PbnGame) -> dict[str, Any]:
     r = a.ruling
-    d: dict[str, Any] = {"at": a.ref, "kind": a.kind, "offender": a.offender,
+    d: dict[str, Any] = {"at": a.at or a.ref, "kind": a.kind, "offender": a.offender,
                          "remedy": a.option or ("-" if a.applied else None), "how": a.how,
                          "laws": [x.number for x in r.laws] if r is not None else []}
     for k in ("by", "suit", "card"):

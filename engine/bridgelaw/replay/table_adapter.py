@@ -46,6 +46,7 @@ class Act:
     trick: int | None = None       # a card's trick
     origin: tuple[str, int] | None = None  # a revoke ruled at this act: the revoker's seat and trick
     calls_before: int = 0
+    at: str | None = None          # where the record answers for the ruling (a revoke: the revoking card)
 
 
 class TableAdapter:
@@ -200,6 +201,12 @@ class TableAdapter:
             # ruled without penalty (not claimed in time, §3.9 (C)): it costs nothing when the deal is scored
             self.condoned_revokes.add(revoke)
         return r
+
+    def answer_at(self, ref: str) -> None:
+        """Say where the record answers for the pending ruling (its remedy's reference)."""
+        act = self._ruled_act()
+        if act is not None:
+            act.at = ref
 
     def _ruled_act(self) -> Act | None:
         return next((a for a in reversed(self.history) if a.ruling is not None and not a.applied), None)
