@@ -473,10 +473,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if n > 1 and not args.quiet:
         print(summary.table(elapsed), file=sys.stderr if args.json else out)
     if refused is not None:
-        if n == 1 or args.json:
-            print(f"bridgelaw: {refused.reason}", file=sys.stderr)
-        else:
-            print(f"bridgelaw: {summary.total()['refused']} of {n} boards refused", file=sys.stderr)
+        more = summary.total()["refused"] - 1
+        print(f"bridgelaw: {refused.reason}" + (f" (and {more} more board{'s' if more > 1 else ''} refused, of {n})"
+                                                 if more else ""), file=sys.stderr)
         return 2
     return 0
 

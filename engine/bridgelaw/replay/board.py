@@ -585,8 +585,8 @@ def written_game(game: PbnGame, t: TableAdapter | None, code: str | None) -> str
     if code and not any(x.name in CODE_TAGS for x in tags):
         tags.insert(0, Tag("BridgelawCode", code))
     for a in t.history:
-        if a.ruling is not None and a.applied and a.ref:
-            tags.append(Tag(REMEDY_TAG, remedy_text(Remedy(a.ref, a.option, a.by, a.suit, a.card,
+        if a.ruling is not None and a.applied and (a.at or a.ref):
+            tags.append(Tag(REMEDY_TAG, remedy_text(Remedy(a.at or a.ref or "", a.option, a.by, a.suit, a.card,
                                                            tuple(sorted(a.facts.items()))))))
     out = PbnGame(tags=tags, prologue=game.prologue, lead=game.lead)
     return write_game(out)
