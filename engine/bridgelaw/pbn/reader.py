@@ -251,7 +251,7 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
                                       f"{'call' if sec.kind == AUCTION else 'card'} or its annotation "
                                       "(a suffix ! ?, a note =1=, a NAG $1)")
                 else:  # an annotation of the call or card before it (§3.5.2, §3.6.2)
-                    if last is None or not last.is_call_or_card:
+                    if last is None or last.text in ("^S", "*", "+"):
                         raise g.error(at, f"the annotation {sm.group()!r} follows no "
                                           f"{'call' if sec.kind == AUCTION else 'card'}")
                     if sub == "suffix":

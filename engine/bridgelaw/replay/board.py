@@ -218,6 +218,8 @@ class _Run:
             skipped = []
             seat = seat.lho
         if t.phase == "auction":
+            self.run_events(f"A{n + 1}")  # what was done after the last call that stood
+        if t.phase == "auction":
             return f"{self.game.path}:{self.game.tag('Auction').line}: the auction section ends before the " \
                    f"auction does ({t.next_caller()} to call)"  # type: ignore[union-attr]
         return None
@@ -276,6 +278,8 @@ class _Run:
                 if item.text == "-":
                     return "-", item, t.tricks_played
                 self.card(Seat(s), item, ref)
+        if t.phase == "play":
+            self.run_events(f"P{n + 1}")  # what was done after the last card
         if t.phase == "done":
             return "done", end, 13
         return ("*" if end is not None and end.text == "*" else "+" if end is not None else "short"), end, \
@@ -427,7 +431,8 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
             tricks = result_of(result_v, declarer, _tag_where(g, "Result"))
             assert tricks is not None
             _finish_refs(run)
-            return _score_tricks(t, tricks, res, "result", "no play recorded: the tricks are [Result]'s")
+            return _score_tricks(t, tricks, res, "result", "no play recorded: the tricks are [Result]'s",
+                                 _tag_where(g, "Result"))
         raise Unfinished(g.where(), f"{res.contract} by {t.declarer}: no play section and no [Result]")
     lead = seat_of(play_tag.value, "Play", _tag_where(g, "Play"))
     if lead.value != t.next_player():
@@ -479,7 +484,7 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     _finish_refs(run)
     note = (f"the claim (*) after {played} tricks: the tricks are [Result]'s" if how == "*"
             else f"the play is not known after {played} tricks (-): the tricks are [Result]'s")
-    return _score_tricks(t, stated, res, "claim" if how == "*" else "result", note)
+    return _score_tricks(t, stated, res, "claim" if how == "*" else "result", note, _tag_where(g, "Result"))
 
 
 def _finish_refs(run: _Run) -> None:
@@ -493,12 +498,12 @@ def _finish_refs(run: _Run) -> None:
 
 
 def _score_tricks(t: TableAdapter, stated: tuple[int, bool], res: BoardResult, source: str,
-                  note: str) -> TableAdapter:
+                  note: str, where: str) -> TableAdapter:
     tricks, differs = stated
     try:
         result = t.result_with_tricks(tricks)
     except InputError as e:
-        raise Refused(res.where or res.file, f"[Result]: {e.message}") from None
+        raise Refused(where, f"[Result]: {e.message}") from None
     res.notes.append(note + (" (marked ^: differing from the tricks actually won)" if differs else ""))
     res.tricks, res.score, res.status, res.source = tricks, _totals(t.score(result)), SCORED, source
     return t
@@ -581,12 +586,18 @@ def written_game(game: PbnGame, t: TableAdapter | None, code: str | None) -> str
 
     if t is None:
         return write_game(game)
-    tags = [x for x in game.tags if x.name != REMEDY_TAG]
+    made = [Tag(REMEDY_TAG, remedy_text(Remedy(a.at or a.ref or "", a.option, a.by, a.suit, a.card,
+                                               tuple(sorted(a.facts.items())))))
+            for a in t.history if a.ruling is not None and a.applied and (a.at or a.ref)]
+    tags: list[Tag] = []
+    for x in game.tags:  # the remedies recorded before stand where they stood; new ones go last
+        if x.name == REMEDY_TAG:
+            tags.extend(made)
+            made = []
+        else:
+            tags.append(x)
+    tags.extend(made)
     if code and not any(x.name in CODE_TAGS for x in tags):
         tags.insert(0, Tag("BridgelawCode", code))
-    for a in t.history:
-        if a.ruling is not None and a.applied and (a.at or a.ref):
-            tags.append(Tag(REMEDY_TAG, remedy_text(Remedy(a.at or a.ref or "", a.option, a.by, a.suit, a.card,
-                                                           tuple(sorted(a.facts.items()))))))
     out = PbnGame(tags=tags, prologue=game.prologue, lead=game.lead)
     return write_game(out)

@@ -105,6 +105,8 @@ def history_game(t: TableAdapter, history: list[Act] | None = None) -> PbnGame:
                 remedies.append(_remedy(ref, a))
             cursor = seat.lho
         elif a.verb == "card" and a.placed and a.trick is not None and (a.seat, a.trick) in where:
+            if any(w.verb == "call" for w in waiting):  # calls that did not stand, after the last that did
+                place(f"A{n + 1}")
             ref, it = where[(a.seat or "", a.trick)]
             place(ref)
             if a.kind == "lead_out_of_turn" and _stood(a):
@@ -119,6 +121,10 @@ def history_game(t: TableAdapter, history: list[Act] | None = None) -> PbnGame:
                 revoke_remedy(a)
         else:
             waiting.append(a)
+    if waiting and all(w.verb == "call" for w in waiting):
+        place(f"A{n + 1}")
+    if waiting and where:
+        place(f"P{4 * len(rows) + 1}")
     if waiting:
         raise InputError("table", "the history ends with an act the sections cannot place: "
                                   + ", ".join(f"{w.seat} {w.verb} {w.what or ''}".strip() for w in waiting))
