@@ -103,7 +103,7 @@ def test_utf_8_where_a_byte_order_mark_shows_it():
 def test_a_line_that_is_not_the_declared_utf_8_is_read_as_iso_8859_1_and_said():
     data = b'%Content-type: text/x-pbn; charset=UTF-8\n[Event "Caf\xe9"]\n'
     g = next(iter_games(data, "x.pbn"))
-    assert g.value("Event") == "Café" and any("line 2" in w for w in g.warnings)
+    assert g.value("Event") == "Café" and any(w.startswith("x.pbn:2: not utf-8") for w in g.warnings)
 
 
 @pytest.mark.parametrize("eol", [b"\n", b"\r\n", b"\r"], ids=["LF", "CRLF", "CR"])
@@ -149,3 +149,16 @@ def test_written_values_escape_what_must_be_escaped_and_nothing_else():
     g = read_pbn('[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\n[Event "a \\"b\\" \\\\"]\n')[0]
     text = write_game(g)
     assert '"Declarer;Denomination\\2R;Result\\2R"' in text and read_pbn(text) == [g]
+
+
+def test_a_game_begun_without_a_semi_empty_line_is_a_game_of_its_own_and_said():
+    text = '[Board "1"]\n[Deal "N:- - - -"]\n[Auction "N"]\n1S AP\n[Board "2"]\n[Deal "N:- - - -"]\n'
+    got = list(iter_games(text, "f.pbn"))
+    assert [g.board() for g in got] == ["1", "2"] and got[1].warnings == [
+        "f.pbn:5: a new game begins without the semi-empty line before it (§3)"]
+
+
+def test_a_brace_comment_never_closed_refuses_its_game_only():
+    text = '[Board "1"] {never closed\n[Dealer "N"]\n\n[Board "2"]\n[Dealer "E"]\n'
+    got = list(iter_games(text, "f.pbn"))
+    assert isinstance(got[0], Refusal) and got[0].where == "f.pbn:1:13" and got[1].board() == "2"

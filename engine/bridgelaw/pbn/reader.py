@@ -98,7 +98,8 @@ class _Game:
             starts.append(starts[-1] + len(ln) + 1)
         self.starts = starts
         self.game = PbnGame(path=path, index=gt.index, line=gt.line,
-                            lead=tuple("\n".join(lines) for _, lines in gt.lead))
+                            lead=tuple("\n".join(lines) for _, lines in gt.lead),
+                            warnings=[f"{path}:{w}" for w in gt.warnings])
 
     def pos(self, offset: int) -> tuple[int, int]:
         i = bisect.bisect_right(self.starts, offset) - 1
