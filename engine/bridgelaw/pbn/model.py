@@ -18,7 +18,7 @@ __all__ = ["Item", "Section", "Tag", "PbnGame", "AUCTION", "PLAY", "SUPPLEMENTAL
 AUCTION, PLAY, SUPPLEMENTAL = "auction", "play", "supplemental"
 
 
-@dataclass
+@dataclass(slots=True)
 class Item:
     """One call or card token of a section, or ``^S`` (a skipped player's place, §3.9), ``-``, ``*``, ``+``.
 
@@ -52,18 +52,42 @@ class Item:
         return d
 
 
-@dataclass
 class Section:
-    """The data after a tag: ``items`` (auction, play) or ``rows`` (a supplemental section's raw lines)."""
+    """The data after a tag: ``items`` (auction, play) or ``rows`` (a supplemental section's raw lines).
 
-    kind: str
-    items: list[Item] = field(default_factory=list)
-    rows: list[str] = field(default_factory=list)
-    comments: tuple[str, ...] = ()  # commentary among a supplemental section's rows, kept after them
+    The reader keeps a plain call or card — no marker, annotation or commentary — as a small tuple
+    ``(text, raw, line, col)`` in :attr:`entries`, so a long archive reads fast; :attr:`items` gives every
+    entry as an :class:`Item`."""
+
+    __slots__ = ("kind", "entries", "rows", "comments")
+
+    def __init__(self, kind: str, items: list[Item] | None = None, rows: list[str] | None = None,
+                 comments: tuple[str, ...] = ()) -> None:
+        self.kind = kind
+        self.entries: list[Item | tuple[str, str, int, int]] = list(items or [])
+        self.rows: list[str] = list(rows or [])
+        self.comments = comments
+
+    @property
+    def items(self) -> list[Item]:
+        e = self.entries
+        for i, x in enumerate(e):
+            if type(x) is tuple:
+                e[i] = Item(x[0], None, None, None, (), (), x[1], x[2], x[3])
+        return e  # type: ignore[return-value]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Section):
+            return NotImplemented
+        return (self.kind, self.items, self.rows, self.comments) == (other.kind, other.items, other.rows,
+                                                                      other.comments)
+
+    def __repr__(self) -> str:
+        return f"Section({self.kind!r}, {self.items!r}, rows={self.rows!r}, comments={self.comments!r})"
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind}
-        if self.items:
+        if self.entries:
             d["items"] = [i.to_json() for i in self.items]
         if self.rows:
             d["rows"] = list(self.rows)
@@ -104,15 +128,19 @@ class PbnGame:
     index: int = field(default=1, compare=False)      # the game's place in its file, from 1
     line: int = field(default=1, compare=False)       # the file line the game starts on
     warnings: list[str] = field(default_factory=list, compare=False)
+    _index: dict[str, Tag] = field(default_factory=dict, compare=False, repr=False)
+    _indexed: int = field(default=-1, compare=False, repr=False)  # how many tags the index was built from
 
     # -- tags
 
     def tag(self, name: str) -> Tag | None:
         """The first tag of that name (a repeated tag is ignored, §3.4)."""
-        for t in self.tags:
-            if t.name == name:
-                return t
-        return None
+        if self._indexed != len(self.tags):
+            self._index = {}
+            for t in reversed(self.tags):
+                self._index[t.name] = t
+            self._indexed = len(self.tags)
+        return self._index.get(name)
 
     def value(self, name: str, default: str | None = None) -> str | None:
         """The tag's value, with ``#`` and ``##`` resolved (§4.8); ``default`` when the game has no such tag."""

@@ -39,11 +39,25 @@ _SUB = re.compile(r"\^(?P<mark>.?)|(?P<tok>[A-Za-z0-9-]+)|(?P<suffix>[!?]{1,2})|
 _CALL = re.compile(r"^(?:AP|PASS|P|X|XX|-|[1-7](?:C|D|H|S|NT|N|R))$")
 _CARD = re.compile(r"^(?:[SHDC](?:[AKQJT2-9]|10)|-)$")
 _ESCAPED = re.compile(r'\\([\\"])')
+_PLAIN_LINE = re.compile(r"[A-Za-z0-9 \t]*(?=\n|$)")  # a line's rest with no annotation, marker or comment
+_WORD = re.compile(r"\S+")
+_PLAIN_CARD = {s + r: s + r for s in "SHDC" for r in "AKQJT98765432"}
+_PLAIN_CALL = {**{f"{lv}{s}": f"{lv}{s}" for lv in "1234567" for s in ("C", "D", "H", "S", "NT")},
+               "Pass": "P", "X": "X", "XX": "XX", "AP": "AP"}
 
 # §4.8: "#" is forbidden for these (and for the note tags); so are the tags of ours that name places in
 # the sections
 NO_INHERITANCE = frozenset({"Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction", "Play", "Note",
                             "BridgelawRemedy", "BridgelawEvent"})
+
+
+def _materialize_last(sec: Section) -> Item | None:
+    """The section's last call or card as an :class:`Item` (kept as a plain tuple until something is added)."""
+    e = sec.entries
+    if e and type(e[-1]) is tuple:
+        x = e[-1]
+        e[-1] = Item(x[0], None, None, None, (), (), x[1], x[2], x[3])  # type: ignore[index]
+    return e[-1] if e else None  # type: ignore[return-value]
 
 
 def unescape(value: str) -> str:
@@ -96,14 +110,22 @@ class _Game:
         starts = [0]
         for ln in gt.lines:
             starts.append(starts[-1] + len(ln) + 1)
+        starts.append(1 << 62)
         self.starts = starts
+        self.at = 0
         self.game = PbnGame(path=path, index=gt.index, line=gt.line,
                             lead=tuple("\n".join(lines) for _, lines in gt.lead),
                             warnings=[f"{path}:{w}" for w in gt.warnings])
 
     def pos(self, offset: int) -> tuple[int, int]:
-        i = bisect.bisect_right(self.starts, offset) - 1
-        return self.first + i, offset - self.starts[i] + 1
+        starts, i = self.starts, self.at
+        if offset < starts[i]:  # the tokens come in order: walk on from the last line; else search
+            i = bisect.bisect_right(starts, offset) - 1
+        else:
+            while starts[i + 1] <= offset:
+                i += 1
+        self.at = i
+        return self.first + i, offset - starts[i] + 1
 
     def error(self, offset: int, message: str) -> InputError:
         line, col = self.pos(offset)
@@ -138,6 +160,23 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
     pos = 0
     n = len(text)
     while pos < n:
+        if sec is not None and sec.kind != SUPPLEMENTAL and marker is None and ended is None:
+            # the common case, a line of plain cards or calls: the rest of the line at once
+            plain = _PLAIN_LINE.match(text, pos)
+            if plain is not None and plain.end() > pos:
+                end = plain.end()
+                table = _PLAIN_CARD if sec.kind == PLAY else _PLAIN_CALL
+                words = text[pos:end].split()
+                if all(w in table for w in words):
+                    line, col0 = g.pos(pos)
+                    base = pos - col0
+                    append = sec.entries.append
+                    for w in _WORD.finditer(text, pos, end):
+                        x = w.group()
+                        append((table[x], x, line, w.start() - base))
+                    last = None  # (an annotation or comment after them takes the slow path below)
+                    pos = end
+                    continue
         m = _TOKEN.match(text, pos)
         assert m is not None
         kind = m.lastgroup
@@ -148,6 +187,8 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
             c = m.group()
             if kind == "brace" and not c.endswith("}"):
                 raise g.error(start, "a { comment is never closed with } (§3.8)")
+            if sec is not None and sec.kind != SUPPLEMENTAL and last is None:
+                last = _materialize_last(sec)
             if sec is not None and sec.kind != SUPPLEMENTAL and last is not None:
                 last.comments += (c,)
             elif sec is not None and sec.kind == SUPPLEMENTAL and (sec.rows or row):
@@ -196,7 +237,15 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
             if kind == "string":
                 raise g.error(start, f"a string in the {sec.kind} section: expected "
                                      + ("calls (§3.5.1)" if sec.kind == AUCTION else "cards (§3.6.1)"))
-            for sm in _SUB.finditer(m.group()):
+            word = m.group()
+            if marker is None and ended is None:
+                plain = _PLAIN_CARD.get(word) if sec.kind == PLAY else _PLAIN_CALL.get(word)
+                if plain is not None:  # the common case: a card or call alone
+                    line, col = g.pos(start)
+                    last = Item(plain, raw=word, line=line, col=col)
+                    sec.entries.append(last)
+                    continue
+            for sm in _SUB.finditer(word):
                 at = start + sm.start()
                 sub = sm.lastgroup
                 if ended is not None and sub in ("tok", "mark", "end"):
@@ -217,7 +266,7 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
                     if spec.takes_place:  # ^S stands in the skipped player's place
                         line, col = g.pos(at)
                         last = Item("^S", raw=sm.group(), line=line, col=col)
-                        sec.items.append(last)
+                        sec.entries.append(last)
                     else:
                         marker = (mk, at)
                 elif sub == "tok" or sub == "end":
@@ -246,12 +295,14 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
                                                      f"{'call' if sec.kind == AUCTION else 'card'}, not {raw!r}")
                         last.marker = marker[0]
                         marker = None
-                    sec.items.append(last)
+                    sec.entries.append(last)
                 elif sub == "bad":
                     raise g.error(at, f"{sm.group()!r} is not part of a "
                                       f"{'call' if sec.kind == AUCTION else 'card'} or its annotation "
                                       "(a suffix ! ?, a note =1=, a NAG $1)")
                 else:  # an annotation of the call or card before it (§3.5.2, §3.6.2)
+                    if last is None:
+                        last = _materialize_last(sec)
                     if last is None or last.text in ("^S", "*", "+"):
                         raise g.error(at, f"the annotation {sm.group()!r} follows no "
                                           f"{'call' if sec.kind == AUCTION else 'card'}")

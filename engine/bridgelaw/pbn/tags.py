@@ -52,6 +52,11 @@ def deal_of(value: str, where: str) -> tuple[str | None, list[str]]:
     unknown = [start.after(i).value for i, h in enumerate(hands) if h == "-"]
     if unknown:
         return None, unknown
+    if _DEAL_FAST.match(rest.strip()):  # the usual spelling: 13 cards a hand, no card twice
+        suits = [h.split(".") for h in hands]
+        if all(sum(map(len, h)) == 13 for h in suits) and all(
+                len(set(x)) == len(x) for x in ("".join(h[k] for h in suits) for k in range(4))):
+            return f"{start.value}:" + " ".join(hands), []
     out = []
     seen: set[str] = set()
     for i, h in enumerate(hands):
@@ -74,6 +79,8 @@ def deal_of(value: str, where: str) -> tuple[str | None, list[str]]:
     return f"{start.value}:" + " ".join(out), []
 
 
+_DEAL_FAST = re.compile(r"^(?:[AKQJT2-9]*\.){3}[AKQJT2-9]* (?:[AKQJT2-9]*\.){3}[AKQJT2-9]* "
+                        r"(?:[AKQJT2-9]*\.){3}[AKQJT2-9]* (?:[AKQJT2-9]*\.){3}[AKQJT2-9]*$")
 _CONTRACT = re.compile(r"^([1-7])(C|D|H|S|NT|N|R)(X{0,2})$")
 
 

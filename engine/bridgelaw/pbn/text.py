@@ -48,28 +48,39 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
     encoding, skip = detect_encoding(head)
     rest = head[skip:]
     number = 0
-    latin = encoding == "latin-1"
     while True:
         more = stream.read(1 << 16)
-        parts = (rest + more).split(b"\n")
+        data = rest + more
         if more:
-            rest = parts.pop()
-        elif parts[-1] == b"":
-            parts.pop()
-        for part in parts:
-            if part.endswith(b"\r"):
-                part = part[:-1]
-            for raw in part.split(b"\r") if b"\r" in part else (part,):  # a lone CR ends a line too
-                number += 1
-                if latin:
-                    yield number, raw.decode("latin-1")
-                    continue
-                try:
-                    yield number, raw.decode(encoding)
-                except UnicodeDecodeError:
-                    if warnings is not None:
-                        warnings.append(f"{number}: not {encoding}; read as ISO 8859-1")
-                    yield number, raw.decode("latin-1")
+            cut = data.rfind(b"\n") + 1
+            data, rest = data[:cut], data[cut:]
+        elif data.endswith(b"\n"):
+            data = data[:-1]
+        if data or not more:
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:
+                text = None
+            lines = (text.split("\n") if text is not None else data.split(b"\n")) if (data or not more) else []
+            if more and lines and lines[-1] in ("", b""):
+                lines.pop()
+            for part in lines:
+                if isinstance(part, bytes):  # a chunk that is not all the declared encoding: line by line
+                    try:
+                        part = part.decode(encoding)
+                    except UnicodeDecodeError:
+                        if warnings is not None:
+                            warnings.append(f"{number + 1}: not {encoding}; read as ISO 8859-1")
+                        part = part.decode("latin-1")
+                if part.endswith("\r"):
+                    part = part[:-1]
+                if "\r" in part:  # a lone CR ends a line too
+                    for piece in part.split("\r"):
+                        number += 1
+                        yield number, piece
+                else:
+                    number += 1
+                    yield number, part
         if not more:
             return
 
@@ -126,6 +137,8 @@ _COMMENTARY = re.compile(r"\{[^}]*\}|;[^\n]*|^%[^\n]*", re.M)
 
 def _is_commentary(lines: list[str]) -> bool:
     """A chunk with no tag and no token: only ``%`` lines, ``;`` and ``{}`` comments."""
+    if lines[0].startswith("[") or len(lines) > 1 and lines[1].startswith("["):
+        return False
     return not _COMMENTARY.sub("", "\n".join(lines)).strip()
 
 

@@ -40,20 +40,11 @@ def resolve_code(game_code: str | None, default: str | None, where: str) -> str:
     code = game_code or default
     if not code:
         raise Refused(where, 'name the code: a [BridgelawCode "wcny-1913"] tag, or --code')
-    ids = code_ids()
+    ids = _code_ids()
     if code not in ids:
         shown = code if len(code) <= 40 else code[:40] + "…"
         raise Refused(where, f"no code {shown!r}{did_you_mean(code[:60], ids)}; the codes: {', '.join(ids)}")
     return code
-
-
-@dataclass
-class _Mark:
-    """Where a call or card of the record stands."""
-
-    ref: str
-    item: Item
-    where: str
 
 
 @dataclass
@@ -64,11 +55,15 @@ class _Run:
     events: dict[str, list[tuple[int, Event, str]]]
     used: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
-    cards: dict[tuple[str, int], _Mark] = field(default_factory=dict)   # (seat, trick) -> the card played
+    columns: str = "NESW"           # the play section's columns, from the [Play] tag's seat
+    card_items: list[Item] = field(default_factory=list)
     revokes_ruled: set[tuple[str, int]] = field(default_factory=set)
+    r_marks: bool = False
 
-    def at(self, item: Item) -> str:
-        return f"{self.game.path}:{item.line}:{item.col}"
+    def at(self, item: Item | tuple[str, str, int, int]) -> str:
+        if type(item) is tuple:
+            return f"{self.game.path}:{item[2]}:{item[3]}"
+        return f"{self.game.path}:{item.line}:{item.col}"  # type: ignore[union-attr]
 
     # ------------------------------------------------------------ rulings
 
@@ -244,88 +239,152 @@ class _Run:
 
     # ------------------------------------------------------------ the play
 
-    def play(self, items: list[Item], first: Seat) -> tuple[str, Item | None, int]:
-        """Replay the cards. Returns how the play ended — ``done``, ``*`` (a claim), ``-`` (the rest not
-        known), ``+`` (to be continued), ``short`` (the section stops) — the item that ended it, and the
-        number of tricks played."""
+    def play(self, items: list[Any], first: Seat) -> tuple[str, Any, int]:
+        """Replay the cards (the section's entries: a plain card as a tuple, else an :class:`Item`). Returns
+        how the play ended — ``done``, ``*`` (a claim), ``-`` (the rest not known), ``+`` (to be continued),
+        ``short`` (the section stops) — the entry that ended it, and the number of tricks played. Trick k is
+        the k-th row of four (§3.6), its columns from ``first``."""
         t = self.t
-        refs: list[tuple[Item, str]] = []
-        end: Item | None = None
-        n = 0
-        for item in items:
-            if item.text in ("*", "+"):
-                end = item
+        cards: list[Any] = []
+        end: Any = None
+        for e in items:
+            if type(e) is not tuple and e.text in ("*", "+"):
+                end = e
                 break
-            n += 1
-            refs.append((item, f"P{n}"))
-        for k in range(0, len(refs), 4):
-            chunk = refs[k:k + 4]
-            if t.phase != "play":
-                raise Refused(self.at(chunk[0][0]), f"{chunk[0][0].text}: a card after the play ended ({_ended(t)})")
-            cols = {first.after(i).value: c for i, c in enumerate(chunk)}
-            marked = [s for s, (it, _) in cols.items() if it.marker == "L"]
-            if len(marked) > 1:
-                raise Refused(self.at(cols[marked[1]][0]), "two cards of one trick marked ^L (§3.9: the card led)")
-            if marked and t.cards_in_trick:
-                raise Refused(self.at(cols[marked[0]][0]), "^L marks a lead, but this trick was begun already")
-            start = Seat(marked[0]) if marked else Seat(t.next_player()) if t.cards_in_trick == 0 else None
-            order = [start.after(i).value for i in range(4)] if start else []
+            cards.append(e)
+        self.columns = columns = _ORDER[first.value]
+        self.card_items = cards
+        play = t.play
+        events = self.events
+        st = t.state
+        for k in range(0, len(cards), 4):
+            if st["phase"] != "play":
+                raise Refused(self.at(cards[k]), f"{_text(cards[k])}: a card after the play ended ({_ended(t)})")
+            row = cards[k:k + 4]
+            cols = dict(zip(columns, range(k, k + len(row))))
+            marked = [s for s, i in cols.items() if type(cards[i]) is not tuple and cards[i].marker == "L"]
+            if marked:
+                if len(marked) > 1:
+                    raise Refused(self.at(cards[cols[marked[1]]]), "two cards of one trick marked ^L (§3.9: the card "
+                                                                   "led)")
+                if t.cards_in_trick:
+                    raise Refused(self.at(cards[cols[marked[0]]]), "^L marks a lead, but this trick was begun already")
+            order = _ORDER[marked[0]] if marked else _ORDER[t.next_player()] if not st["current"] else ""
             for s in order:
-                if s not in cols:
-                    return ("*" if end is not None and end.text == "*" else "+" if end is not None else "short"), end, \
-                        t.tricks_played
-                item, ref = cols[s]
+                i = cols.get(s)
+                if i is None:
+                    return _how(end), end, t.tricks_played
+                e = cards[i]
+                ref = _PREFS[i + 1] if i < 63 else f"P{i + 1}"
+                if type(e) is tuple and not events:  # the common case: a plain card, nothing recorded before it
+                    x = e[0]
+                    try:
+                        ans = play(s, x, ref)
+                    except InputError as err:
+                        raise Refused(self.at(e), f"{s}'s {x} (trick {t.trick_number}): {err.message}") from None
+                    if ans.ruling is not None:
+                        self.ruled_card(ans.kind or "", ref, e, self.at(e), f"{s}'s {x}")
+                        self.check_stood(s, e, ref, ans.kind)
+                    continue
+                item = self.item(e, i)
                 if item.text == "-":
                     return "-", item, t.tricks_played
-                self.card(Seat(s), item, ref)
+                self.card(s, item, ref)
         if t.phase == "play":
-            self.run_events(f"P{n + 1}")  # what was done after the last card
+            self.run_events(f"P{len(cards) + 1}")  # what was done after the last card
         if t.phase == "done":
             return "done", end, 13
-        return ("*" if end is not None and end.text == "*" else "+" if end is not None else "short"), end, \
-            t.tricks_played
+        return _how(end), end, t.tricks_played
 
-    def card(self, seat: Seat, item: Item, ref: str) -> None:
+    def item(self, e: Any, i: int) -> Item:
+        if type(e) is tuple:
+            e = Item(e[0], None, None, None, (), (), e[1], e[2], e[3])
+            self.card_items[i] = e
+        return e  # type: ignore[no-any-return]
+
+    def card(self, seat: str, item: Item, ref: str) -> None:
         t = self.t
-        where, x = self.at(item), item.text
+        x = item.text
         trick = t.trick_number
-        self.run_events(ref)
-        self.cards[(seat.value, trick)] = _Mark(ref, item, where)
-        what = f"{seat.value}'s {x} (trick {trick})"
+        if self.events:
+            self.run_events(ref)
+        if item.marker == "R":
+            self.r_marks = True
         try:
-            ans = t.play(seat.value, x, ref)
+            ans = t.play(seat, x, ref)
         except InputError as e:
-            raise Refused(where, f"{what}: {e.message}") from None
+            raise Refused(self.at(item), f"{seat}'s {x} (trick {trick}): {e.message}") from None
         if ans.ruling is not None:
-            self.ruled_card(ans.kind or "", ref, item, where, what)
-            if t.phase == "play" and t.hands_known() and t.holds(seat.value, x) and ans.kind != "revoke":
-                raise Refused(where, f"{what}: after the remedy the card is not in the trick; a card that did not "
-                                     f"stand is recorded as [{EVENT_TAG} \"{ref} {seat.value} lead {x}\"] before the "
-                                     "card that replaced it")
+            self.ruled_card(ans.kind or "", ref, item, self.at(item), f"{seat}'s {x} (trick {trick})")
+            self.check_stood(seat, item, ref, ans.kind)
         elif item.marker == "L":
-            raise Refused(where, f"the record marks ^L — {MARKERS['L'].meaning} — on {what}, but it is the "
-                                 "proper lead")
+            raise Refused(self.at(item), f"the record marks ^L — {MARKERS['L'].meaning} — on {seat}'s {x} (trick "
+                                         f"{trick}), but it is the proper lead")
 
-    def ruled_card(self, kind: str, ref: str, item: Item, where: str, what: str) -> None:
+    def check_stood(self, seat: str, item: Any, ref: str, kind: str | None) -> None:
+        t, x = self.t, _text(item)
+        if t.phase == "play" and t.hands_known() and t.holds(seat, x) and kind != "revoke":
+            raise Refused(self.at(item), f"{seat}'s {x}: after the remedy the card is not in the trick; a card that "
+                                         f"did not stand is recorded as [{EVENT_TAG} \"{ref} {seat} lead {x}\"] "
+                                         "before the card that replaced it")
+
+    def card_at(self, seat: str, trick: int) -> tuple[str, Item] | None:
+        """The record's card of ``seat`` in trick ``trick``: its reference and item."""
+        i = 4 * (trick - 1) + self.columns.index(seat)
+        if 0 <= i < len(self.card_items):
+            return f"P{i + 1}", self.item(self.card_items[i], i)
+        return None
+
+    def ruled_card(self, kind: str, ref: str, item: Any, where: str, what: str) -> None:
         origin = self.t.pending_revoke()
         if origin is not None:  # a revoke established now: its own card, and its marker, answer for it
-            mark = self.cards.get(origin)
             self.revokes_ruled.add(origin)
-            if mark is not None:
-                self.settle(mark.ref, MARKERS["R"] if mark.item.marker == "R" else None, mark.where,
-                            f"{origin[0]}'s {mark.item.text} (trick {origin[1]}), a revoke")
+            found = self.card_at(*origin)
+            if found is not None:
+                oref, oitem = found
+                self.settle(oref, MARKERS["R"] if oitem.marker == "R" else None, self.at(oitem),
+                            f"{origin[0]}'s {oitem.text} (trick {origin[1]}), a revoke")
                 return
-        self.settle(ref, MARKERS["L"] if item.marker == "L" else None, where, what)
+        self.settle(ref, MARKERS["L"] if type(item) is not tuple and item.marker == "L" else None, where, what)
 
     def check_revoke_marks(self) -> None:
-        for (seat, trick), mark in self.cards.items():
-            if mark.item.marker == "R" and (seat, trick) not in self.revokes_ruled:
+        if not self.r_marks:
+            return
+        for i, item in enumerate(self.card_items):
+            seat, trick = self.columns[i % 4], i // 4 + 1
+            if type(item) is not tuple and item.marker == "R" and (seat, trick) not in self.revokes_ruled:
+                if trick > self.t.tricks_played + (1 if self.t.cards_in_trick else 0):
+                    continue  # not played: the play stopped before it
                 if not self.t.hands_known():
-                    self.notes.append(f"{mark.where}: ^R on {seat}'s {mark.item.text}: the hands are not known, so "
+                    self.notes.append(f"{self.at(item)}: ^R on {seat}'s {item.text}: the hands are not known, so "
                                       "the revoke is taken as the record says (not noticed in time: no penalty)")
                     continue
-                raise Refused(mark.where, f"the record marks ^R — {MARKERS['R'].meaning} — on {seat}'s "
-                                          f"{mark.item.text} in trick {trick}, but the table finds no revoke there")
+                raise Refused(self.at(item), f"the record marks ^R — {MARKERS['R'].meaning} — on {seat}'s "
+                                             f"{item.text} in trick {trick}, but the table finds no revoke there")
+
+
+_SIDE = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+_PREFS = tuple(f"P{i}" for i in range(64))
+_ORDER = {s: s + "".join("NESWNESW"["NESW".index(s) + 1:"NESW".index(s) + 4]) for s in "NESW"}
+_CODE_IDS: dict[str | None, tuple[str, ...]] = {}
+
+
+def _code_ids() -> tuple[str, ...]:
+    """The codes there are (read once a process: the data folder does not change under a replay)."""
+    import os
+
+    key = os.environ.get("BRIDGELAW_DATA")
+    if key not in _CODE_IDS:
+        _CODE_IDS[key] = tuple(code_ids())
+    return _CODE_IDS[key]
+
+
+def _text(e: Any) -> str:
+    return e[0] if type(e) is tuple else e.text  # type: ignore[no-any-return]
+
+
+def _how(end: Any) -> str:
+    return "*" if end is not None and end.text == "*" else "+" if end is not None else "short"
 
 
 def _need(ev: Event, where: str) -> str:
@@ -372,7 +431,7 @@ def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
         res.status, res.reason = REFUSED, f"{game.where()}: {e}"
         res.where = game.where()
     if t is not None:
-        res.rulings = [_ruling_json(a, game) for a in t.history if a.ruling is not None]
+        res.rulings = [_ruling_json(a, game) for a in t.rulings()]
     if write:
         res.written = written_game(game, t if res.status != REFUSED else None, res.code)
     return res, (t if keep else None)
@@ -419,14 +478,14 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     res.contract = (t.contract or "") + {0: "", 1: "X", 2: "XX"}.get(t.doubled, "") if t.contract else None
     res.declarer = t.declarer
     if t.phase in ("new_deal", "passed_out"):
-        if play_tag is not None and play_tag.section and play_tag.section.items:
+        if play_tag is not None and play_tag.section and play_tag.section.entries:
             raise Refused(_tag_where(g, "Play"), f"a play section, but the deal ended in the auction ({_ended(t)})")
         _finish_refs(run)
-        res.score = _totals(t.score(t.result()))
+        res.score = t.totals(t.result())
         res.status, res.source = SCORED, "auction"
         return t
     declarer = Seat(t.declarer)
-    if play_tag is None or not (play_tag.section and play_tag.section.items):
+    if play_tag is None or not (play_tag.section and play_tag.section.entries):
         if result_v not in (None, "", "?"):
             tricks = result_of(result_v, declarer, _tag_where(g, "Result"))
             assert tricks is not None
@@ -439,12 +498,13 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
         raise Refused(_tag_where(g, "Play"), f"[Play \"{lead.value}\"]: the opening lead is {t.next_player()}'s (the "
                                              f"declarer {t.declarer}'s left-hand adversary); §3.6 gives the opening "
                                              "leader's direction")
-    how, end, played = run.play(play_tag.section.items, lead)
+    how, end, played = run.play(play_tag.section.entries, lead)
     if how == "done":
         run.check_revoke_marks()
         _finish_refs(run)
-        res.tricks = sum(1 for x in t.state["tricks"] if Seat(x["winner"]).side is declarer.side)
-        res.score, res.status, res.source = _totals(t.score(t.result())), SCORED, "play"
+        side = _SIDE[declarer.value]
+        res.tricks = sum(1 for x in t.state["tricks"] if _SIDE[x["winner"]] == side)
+        res.score, res.status, res.source = t.totals(t.result()), SCORED, "play"
         if result_v not in (None, "", "?"):
             stated = result_of(result_v, declarer, _tag_where(g, "Result"))
             if stated and stated[0] != res.tricks and not stated[1]:
@@ -505,7 +565,7 @@ def _score_tricks(t: TableAdapter, stated: tuple[int, bool], res: BoardResult, s
     except InputError as e:
         raise Refused(where, f"[Result]: {e.message}") from None
     res.notes.append(note + (" (marked ^: differing from the tricks actually won)" if differs else ""))
-    res.tricks, res.score, res.status, res.source = tricks, _totals(t.score(result)), SCORED, source
+    res.tricks, res.score, res.status, res.source = tricks, t.totals(result), SCORED, source
     return t
 
 
@@ -588,7 +648,7 @@ def written_game(game: PbnGame, t: TableAdapter | None, code: str | None) -> str
         return write_game(game)
     made = [Tag(REMEDY_TAG, remedy_text(Remedy(a.at or a.ref or "", a.option, a.by, a.suit, a.card,
                                                tuple(sorted(a.facts.items())))))
-            for a in t.history if a.ruling is not None and a.applied and (a.at or a.ref)]
+            for a in t.rulings() if a.applied and (a.at or a.ref)]
     tags: list[Tag] = []
     for x in game.tags:  # the remedies recorded before stand where they stood; new ones go last
         if x.name == REMEDY_TAG:

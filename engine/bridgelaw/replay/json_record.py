@@ -103,7 +103,7 @@ def replay_record(record: Mapping[str, Any], code: str | None = None, path: str 
         not t.straight else st["contract"]
     res.declarer = st["declarer"]
     res.rulings = [{"at": a.ref, "kind": a.kind, "offender": a.offender, "remedy": a.option, "how": a.how}
-                   for a in t.history if a.ruling is not None]
+                   for a in t.rulings()]
     if st["phase"] in ("done", "new_deal", "passed_out"):
         try:
             s = t.score(t.result())

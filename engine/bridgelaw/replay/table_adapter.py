@@ -23,8 +23,10 @@ from ..values import Call, Ruling, Seat
 
 __all__ = ["TableAdapter", "Act"]
 
+_LHO = {"N": "E", "E": "S", "S": "W", "W": "N"}
 
-@dataclass
+
+@dataclass(slots=True)
 class Act:
     """One act at the table, as the history keeps it."""
 
@@ -52,8 +54,25 @@ class Act:
 class TableAdapter:
     def __init__(self, code: str, dealer: str, deal: str | None) -> None:
         self.table = Table(code, dealer, deal)
-        self.history: list[Act] = []
+        self._history: list[Act | tuple[str, str, str | None, int]] = []  # a legal card kept as a tuple
         self.condoned_revokes: set[tuple[str, int]] = set()
+
+    @property
+    def history(self) -> list[Act]:
+        """Every act, in order (a legal card is kept small until the history is asked for)."""
+        h = self._history
+        for i, a in enumerate(h):
+            if type(a) is tuple:
+                h[i] = Act("card", a[0], a[1], a[2], placed=True, trick=a[3])
+        return h  # type: ignore[return-value]
+
+    @history.setter
+    def history(self, acts: list[Act]) -> None:
+        self._history = list(acts)
+
+    def rulings(self) -> list[Act]:
+        """The acts the table ruled on."""
+        return [a for a in self._history if type(a) is not tuple and a.ruling is not None]  # type: ignore[union-attr]
 
     # ------------------------------------------------------------- what the table knows
 
@@ -81,7 +100,9 @@ class TableAdapter:
         return self.table.next_caller().value
 
     def next_player(self) -> str:
-        return self.table.next_player().value
+        st = self.table.state
+        cur = st["current"]
+        return _LHO[cur[-1][0]] if cur else st["leader"]
 
     @property
     def declarer(self) -> str | None:
@@ -143,7 +164,7 @@ class TableAdapter:
             act.kind, act.ruling, act.offender = ans.kind, ans.ruling, self.pending_offender()
             act.origin = self.pending_revoke()
         self._placed(act)
-        self.history.append(act)
+        self._history.append(act)
         return ans
 
     def _placed(self, act: Act) -> None:
@@ -161,8 +182,12 @@ class TableAdapter:
         return self._act(act, self.table.call(seat, call))
 
     def play(self, seat: str, card: str, ref: str | None = None) -> Answer:
-        act = Act("card", seat, card, ref, trick=self.trick_number)
-        return self._act(act, self.table.play(seat, card))
+        trick = len(self.table.state["tricks"]) + 1
+        ans = self.table.play(seat, card)
+        if ans.legal and ans.ruling is None:  # the common case: the card is in its trick
+            self._history.append((seat, card, ref, trick))
+            return ans
+        return self._act(Act("card", seat, card, ref, trick=trick), ans)
 
     def expose(self, seat: str, card: str, ref: str | None = None) -> Answer:
         return self._act(Act("expose", seat, card, ref), self.table.expose(seat, card))
@@ -209,7 +234,8 @@ class TableAdapter:
             act.at = ref
 
     def _ruled_act(self) -> Act | None:
-        return next((a for a in reversed(self.history) if a.ruling is not None and not a.applied), None)
+        return next((a for a in reversed(self._history) if type(a) is not tuple and a.ruling is not None  # type: ignore
+                     and not a.applied), None)  # type: ignore[union-attr]
 
     # ------------------------------------------------------------- the end
 
@@ -240,6 +266,10 @@ class TableAdapter:
 
     def score(self, result: dict[str, Any]) -> dict[str, Any]:
         return score(result).to_dict()
+
+    def totals(self, result: dict[str, Any]) -> dict[str, int]:
+        """The points each side (or player) scores in all."""
+        return {k: v["total"] for k, v in score(result).totals().items()}
 
     def to_json(self) -> str:
         return self.table.to_json()
