@@ -123,5 +123,15 @@ def test_dask_runs_the_same_per_board_function_on_a_local_cluster():
     from bridgelaw.replay.archive import boards, run
 
     serial = [r.to_json() for r in run(boards([str(EXAMPLE)] * 3))]
-    on_dask = [r.to_json() for r in run(boards([str(EXAMPLE)] * 3), jobs=2, dask="local", batch=2)]
+    on_dask = [r.to_json() for r in run(boards([str(EXAMPLE)] * 3, unread=True), jobs=2, dask="local", batch=2)]
     assert serial == on_dask and len(serial) == 6
+
+
+def test_jobs_read_the_games_where_they_replay_them_and_inherit_as_one_process_does(tmp_path):
+    text = ('[Board "##7"]\n[BridgelawCode "##wcny-1913"]\n[Dealer "S"]\n[Auction "S"]\n1H Pass Pass Pass\n'
+            '[Result "7"]\n\n[Dealer "S"]\n[Auction "S"]\n1S Pass Pass Pass\n[Result "#"]\n\n{the end}\n')
+    f = tmp_path / "h.pbn"
+    f.write_text(text)
+    one = lines(cli(str(f), "--json").stdout)
+    two = lines(cli(str(f), "--json", "--jobs", "2").stdout)
+    assert one == two and [g["board"] for g in one] == ["7", "7"] and one[1]["tricks"] == 7

@@ -434,7 +434,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     summary = Summary()
     started = time.perf_counter()
     writer = _Writer(args.write) if args.write else None
-    results = run(boards(args.file, args.code, write=bool(args.write)), jobs=args.jobs, dask=args.dask)
+    spread = args.jobs > 1 or bool(args.dask)  # the games are read where they are replayed
+    results = run(boards(args.file, args.code, write=bool(args.write), unread=spread), jobs=args.jobs,
+                  dask=args.dask)
     first: Any = None
     second: Any = None
     refused: Any = None

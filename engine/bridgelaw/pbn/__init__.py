@@ -14,6 +14,7 @@ annotations, markers, inheritance), :mod:`.markers` (§3.9 as data), :mod:`.tags
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator, Union
 
@@ -25,7 +26,7 @@ from .text import GameText, decoded_lines, split_games
 from .writer import write_game, write_games
 
 __all__ = ["PbnGame", "Tag", "Section", "Item", "Refusal", "MARKERS", "Marker", "iter_games", "read_pbn",
-           "write_game", "write_games", "looks_like_pbn"]
+           "iter_game_texts", "read_game", "write_game", "write_games", "looks_like_pbn"]
 
 
 @dataclass
@@ -53,6 +54,51 @@ def _board_hint(gt: GameText) -> str | None:
 
     m = re.search(r'\[\s*Board\s*"([^"\n]*)"', gt.text)
     return m.group(1) if m and m.group(1) not in ("#", "") else None
+
+
+def _stream(source: Union[bytes, BinaryIO, str]) -> BinaryIO:
+    if isinstance(source, str):
+        return io.BytesIO(b"\xef\xbb\xbf" + source.encode("utf-8"))
+    if isinstance(source, (bytes, bytearray)):
+        return io.BytesIO(source)
+    return source
+
+
+# the tags whose inherited values (§4.8) a replay reads: the board's label, the code, the result
+_REPLAY_TAGS = re.compile(r'\[\s*(Board|BridgelawCode|Code|Result)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
+
+
+def iter_game_texts(source: Union[bytes, BinaryIO, str], path: str = "<pbn>"
+                    ) -> Iterator[tuple[GameText, Inheritance, list[str]]]:
+    """The games of a file as text, unread, each with the §4.8 values a replay needs from the games before
+    it (the board, the code, the result) and the warnings of its lines: what a worker process reads with
+    :func:`read_game`, so that reading, too, is spread over the workers."""
+    warnings: list[str] = []
+    state = Inheritance()
+    for gt in split_games(decoded_lines(_stream(source), warnings)):
+        snap = Inheritance(dict(state.last), dict(state.sticky))
+        probe = PbnGame(tags=[Tag(m.group(1), m.group(2)) for m in _REPLAY_TAGS.finditer(gt.text)])
+        try:
+            state.resolve(probe)
+        except InputError:
+            pass  # the game's reader says so, at its place
+        yield gt, snap, [f"{path}:{w}" for w in warnings]
+        warnings.clear()
+
+
+def read_game(gt: GameText, path: str, inheritance: Inheritance | None = None, warnings: list[str] = ()
+              ) -> PbnGame | Refusal:
+    """One game from its text (see :func:`iter_game_texts`): a :class:`PbnGame`, or a :class:`Refusal`."""
+    try:
+        game = parse_game(gt, path, inheritance)
+    except InputError as e:
+        return Refusal(path, gt.index, gt.line, e, _board_hint(gt), "\n".join(
+            ["\n".join(lines) + "\n" for _, lines in gt.lead] + gt.lines))
+    except RecursionError:  # pragma: no cover - a defence: never a traceback
+        return Refusal(path, gt.index, gt.line, InputError(f"{path}:{gt.line}", "the game is too deeply nested"))
+    if warnings:
+        game.warnings[:0] = list(warnings)
+    return game
 
 
 def iter_games(source: Union[bytes, BinaryIO, str], path: str = "<pbn>") -> Iterator[PbnGame | Refusal]:

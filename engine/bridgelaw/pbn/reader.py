@@ -23,8 +23,7 @@ __all__ = ["parse_game", "Inheritance", "NO_INHERITANCE", "unescape"]
 
 _TOKEN = re.compile(r"""
  (?P<esc>(?<![^\n])%[^\n]*)
-|(?P<nl>\n)
-|(?P<ws>[ \t\r\v\f]+)
+|(?P<ws>\s+)
 |(?P<semi>;[^\n]*)
 |(?P<brace>\{[^}]*\}?)
 |(?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\\n]|\\.)*)"\s*\])
@@ -181,7 +180,7 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
         assert m is not None
         kind = m.lastgroup
         start, pos = m.start(), m.end()
-        if kind == "nl" or kind == "ws":
+        if kind == "ws":
             continue
         if kind == "esc" or kind == "semi" or kind == "brace":
             c = m.group()

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import BridgelawError, InputError
-from ..pbn import Refusal, iter_games, looks_like_pbn
+from ..pbn import Refusal, iter_game_texts, iter_games, looks_like_pbn, read_game
 from ..pbn.model import PbnGame
 from .result import REFUSED, STATUSES, BoardResult
 
@@ -30,7 +30,8 @@ RECORD_SUFFIXES = (".json", ".yaml", ".yml")
 
 @dataclass
 class Job:
-    """One board to replay: a PBN game, or a JSON record."""
+    """One board to replay: a PBN game (read, or its text still to read, with the §4.8 values it inherits),
+    or a JSON record."""
 
     path: str
     index: int
@@ -38,6 +39,8 @@ class Job:
     write: bool = False
     game: PbnGame | None = None
     record: Any = None
+    text: Any = None            # (GameText, Inheritance, warnings): read where the board is replayed
+    line: int = 1
 
 
 @dataclass
@@ -63,9 +66,10 @@ def _files(inputs: Iterable[str]) -> Iterator[str]:
 
 
 def boards(inputs: Iterable[str], code: str | None = None, write: bool = False,
-           stdin: Any = None) -> Iterator[Job | BoardResult | Passthrough]:
+           stdin: Any = None, unread: bool = False) -> Iterator[Job | BoardResult | Passthrough]:
     """Every board of every input (``-`` is standard input; a folder is every ``.pbn``, ``.json`` and
-    ``.yaml`` file under it, in name order)."""
+    ``.yaml`` file under it, in name order). ``unread``: PBN games are left as text, to be read where they
+    are replayed (another process, a Dask worker)."""
     for path in _files(inputs):
         name = "<stdin>" if path == "-" else path
         try:
@@ -74,7 +78,7 @@ def boards(inputs: Iterable[str], code: str | None = None, write: bool = False,
             yield _refused(name, 1, 1, name, f"cannot read: {e.strerror}")
             continue
         try:
-            yield from _boards_of(stream, name, path, code, write)
+            yield from _boards_of(stream, name, path, code, write, unread)
         except OSError as e:
             yield _refused(name, 1, 1, name, f"cannot read: {e.strerror}")
         finally:
@@ -82,7 +86,7 @@ def boards(inputs: Iterable[str], code: str | None = None, write: bool = False,
                 stream.close()
 
 
-def _boards_of(stream: Any, name: str, path: str, code: str | None, write: bool
+def _boards_of(stream: Any, name: str, path: str, code: str | None, write: bool, unread: bool = False
                ) -> Iterator[Job | BoardResult | Passthrough]:
     suffix = Path(path).suffix.lower() if path != "-" else ""
     head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
@@ -91,6 +95,18 @@ def _boards_of(stream: Any, name: str, path: str, code: str | None, write: bool
         stream, head = io.BytesIO(data), data[:4096]
     if suffix == ".pbn" or (suffix not in RECORD_SUFFIXES and looks_like_pbn(head.decode("latin-1"))):
         any_board = False
+        if unread:
+            for gt, inherited, warnings in iter_game_texts(stream, name):
+                if not gt.lines:  # commentary after the last game
+                    if write:
+                        yield Passthrough("\n".join("\n".join(lines) for _, lines in gt.lead) + "\n")
+                    continue
+                any_board = True
+                yield Job(name, gt.index, code, write, text=(gt, inherited, warnings), line=gt.line)
+            if not any_board:
+                yield _refused(name, 1, 1, name, "no PBN game in the file (a game is tag pairs such as "
+                                                 "[Dealer \"N\"], §3)")
+            return
         for g in iter_games(stream, name):
             if isinstance(g, Refusal):
                 any_board = True
@@ -162,16 +178,26 @@ def _load_records(text: str, name: str, suffix: str) -> list[Any]:
 
 # ------------------------------------------------------------------ the per-board function
 
-def run_batch(jobs: list[Job]) -> list[BoardResult]:
+def run_batch(jobs: list[Job]) -> list[BoardResult | Passthrough]:
     """Replay a batch of boards (in this process, a worker process, or a Dask worker)."""
     return [run_job(j) for j in jobs]
 
 
-def run_job(job: Job) -> BoardResult:
+def run_job(job: Job) -> BoardResult | Passthrough:
     from .board import replay_game
     from .json_record import replay_record
 
     try:
+        if job.text is not None:
+            g = read_game(job.text[0], job.path, job.text[1], job.text[2])
+            if isinstance(g, Refusal):
+                return BoardResult(job.path, g.board or f"#{g.index}", g.index, g.line, REFUSED, reason=f"{g.error}",
+                                   where=g.where, written=g.text if job.write else None)
+            if not g.tags:  # a game of nothing but commentary: written back, not a board
+                from ..pbn.writer import write_game
+
+                return Passthrough(write_game(g))  # type: ignore[return-value]
+            job.game = g
         if job.game is not None:
             return replay_game(job.game, job.code, write=job.write)[0]
         res, report = replay_record(job.record, job.code, job.path, job.index)
@@ -185,9 +211,9 @@ def run_job(job: Job) -> BoardResult:
         res.detail = _detail(report)
         return res
     except BridgelawError as e:
-        return _refused(job.path, job.index, job.game.line if job.game else 1, job.path, str(e))
+        return _refused(job.path, job.index, job.game.line if job.game else job.line, job.path, str(e))
     except Exception as e:  # never a traceback for one board: the others go on, and this one says why
-        line = job.game.line if job.game else 1
+        line = job.game.line if job.game else job.line
         return _refused(job.path, job.index, line, f"{job.path}:{line}",
                         f"bridgelaw could not replay this board (internal error {type(e).__name__}: {e}); "
                         "please report it", job.game.board() if job.game else None)

@@ -257,10 +257,29 @@ class _Run:
         play = t.play
         events = self.events
         st = t.state
+        colidx = {s: i for i, s in enumerate(columns)}
         for k in range(0, len(cards), 4):
             if st["phase"] != "play":
                 raise Refused(self.at(cards[k]), f"{_text(cards[k])}: a card after the play ended ({_ended(t)})")
             row = cards[k:k + 4]
+            if not events and len(row) == 4 and not st["current"] and type(row[0]) is tuple and \
+                    type(row[1]) is tuple and type(row[2]) is tuple and type(row[3]) is tuple:
+                # the common case: four plain cards, played from the trick's leader
+                for s in _ORDER[t.next_player()]:
+                    i = k + colidx[s]
+                    x = cards[i][0]
+                    ref = _PREFS[i + 1] if i < 63 else f"P{i + 1}"
+                    try:
+                        ans = play(s, x, ref)
+                    except InputError as err:
+                        raise Refused(self.at(cards[i]), f"{s}'s {x} (trick {t.trick_number}): {err.message}") \
+                            from None
+                    if ans.ruling is not None:
+                        self.ruled_card(ans.kind or "", ref, cards[i], self.at(cards[i]), f"{s}'s {x}")
+                        self.check_stood(s, cards[i], ref, ans.kind)
+                        if st["phase"] != "play":
+                            break
+                continue
             cols = dict(zip(columns, range(k, k + len(row))))
             marked = [s for s, i in cols.items() if type(cards[i]) is not tuple and cards[i].marker == "L"]
             if marked:
