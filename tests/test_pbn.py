@@ -123,3 +123,10 @@ def test_replay_cli_exits_2_on_a_bad_record(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "bridgelaw.cli", "replay", str(f), "--code", "wcny-1913"],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "bad.pbn:3:4" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_result_that_cannot_be_read_is_noted_when_the_play_gives_the_result():
+    text = (ROOT / "examples" / "insufficient-bid-and-revoke.pbn").read_text(encoding="latin-1")
+    game = read_pbn(text.replace('[Result "12"]', '[Result "=1"]'))[0]
+    res, _ = replay_game(game)
+    assert res.status == "scored" and res.tricks == 12 and any('[Result "=1"]' in n for n in res.notes)

@@ -162,3 +162,20 @@ def test_a_brace_comment_never_closed_refuses_its_game_only():
     text = '[Board "1"] {never closed\n[Dealer "N"]\n\n[Board "2"]\n[Dealer "E"]\n'
     got = list(iter_games(text, "f.pbn"))
     assert isinstance(got[0], Refusal) and got[0].where == "f.pbn:1:13" and got[1].board() == "2"
+
+
+@pytest.mark.parametrize("bom, codec", [(codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")])
+def test_a_file_a_program_wrote_in_utf_16_shows_it_by_its_byte_order_mark(bom, codec):
+    text = '[Event "Café"]\r\n[Dealer "N"]\r\n\r\n[Board "2"]\r\n'
+    games = read_pbn(bom + text.encode(codec))
+    assert [g.value("Event") for g in games] == ["Café", None] and games[1].board() == "2"
+
+
+def test_the_header_may_follow_a_semicolon_comment():
+    data = '; from the club\n%Content-type: text/x-pbn; charset=UTF-8\n[Event "Café"]\n'.encode("utf-8")
+    assert read_pbn(data)[0].value("Event") == "Café"
+
+
+def test_dbl_and_rdbl_are_read_as_the_double_and_redouble_they_mean():
+    g = read_pbn('[Dealer "N"]\n[Auction "N"]\n1S Dbl Rdbl Pass\n')[0]
+    assert [x.text for x in g.auction] == ["1S", "X", "XX", "P"]

@@ -35,9 +35,11 @@ _TOKEN = re.compile(r"""
 _LOOSE_TAG = re.compile(r'\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>[^\n]*)"\s*\]')
 _SUB = re.compile(r"\^(?P<mark>.?)|(?P<tok>[A-Za-z0-9-]+)|(?P<suffix>[!?]{1,2})|=(?P<note>\d+)=|\$(?P<nag>\d+)"
                   r"|(?P<end>[*+])|(?P<bad>.)")
-_CALL = re.compile(r"^(?:AP|PASS|P|X|XX|-|[1-7](?:C|D|H|S|NT|N|R))$")
+_CALL = re.compile(r"^(?:AP|PASS|P|X|XX|DBL|RDBL|-|[1-7](?:C|D|H|S|NT|N|R))$")
 _CARD = re.compile(r"^(?:[SHDC](?:[AKQJT2-9]|10)|-)$")
 _ESCAPED = re.compile(r'\\([\\"])')
+# Pass as P; Dbl and Rdbl (not PBN, but written by some programs, and unambiguous) as X and XX
+_CALL_SPELLING = {"PASS": "P", "P": "P", "DBL": "X", "RDBL": "XX"}
 _PLAIN_LINE = re.compile(r"[A-Za-z0-9 \t]*(?=\n|$)")  # a line's rest with no annotation, marker or comment
 _WORD = re.compile(r"\S+")
 _PLAIN_CARD = {s + r: s + r for s in "SHDC" for r in "AKQJT98765432"}
@@ -276,8 +278,7 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
                             if not _CALL.match(t):
                                 raise g.error(at, f"{raw!r} is not a call: Pass, X, XX, AP, 1C … 7NT (§3.5.1), or "
                                                   "- for a player before the dealer")
-                            t = "P" if t in ("PASS", "P") else t[:-1] + "NT" if t.endswith("N") and t[0].isdigit() \
-                                else t
+                            t = _CALL_SPELLING.get(t) or (t[:-1] + "NT" if t.endswith("N") and t[0].isdigit() else t)
                         else:
                             if not _CARD.match(t):
                                 raise g.error(at, f"{raw!r} is not a card: a suit S H D C and a rank A K Q J T 9 … 2 "

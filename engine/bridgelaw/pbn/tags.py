@@ -60,7 +60,7 @@ def deal_of(value: str, where: str) -> tuple[str | None, list[str]]:
     out = []
     seen: set[str] = set()
     for i, h in enumerate(hands):
-        suits = h.upper().split(".")
+        suits = h.upper().replace("10", "T").split(".")
         if len(suits) != 4:
             raise InputError(where, f"[Deal]: {start.after(i).value}'s hand {h!r} needs four suits S.H.D.C (§3.4.11)")
         for s, ranks in zip("SHDC", suits):

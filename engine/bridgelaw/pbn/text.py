@@ -12,9 +12,10 @@ The file is read a line at a time and a game at a time: one game's text is in me
 from __future__ import annotations
 
 import codecs
+import io
 import re
 from dataclasses import dataclass, field
-from typing import BinaryIO, Iterable, Iterator
+from typing import Any, BinaryIO, Iterable, Iterator
 
 __all__ = ["GameText", "detect_encoding", "decoded_lines", "split_games", "games_of_bytes"]
 
@@ -26,19 +27,23 @@ def detect_encoding(head: bytes) -> tuple[str, int]:
     """The file's encoding from its first bytes, and the length of a byte-order mark to skip."""
     if head.startswith(codecs.BOM_UTF8):
         return "utf-8", len(codecs.BOM_UTF8)
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # a program that wrote UTF-16 says so
+        return "utf-16", 0
     for raw in head.splitlines()[:64]:
         s = raw.strip()
         if not s.startswith(b"%"):
-            if s:
-                break  # the header is the % lines at the top (§2.4)
+            if s and not s.startswith(b";"):
+                break  # the header is the % lines at the top (§2.4), perhaps after a ; comment
             continue
         m = _CHARSET.search(s)
         if m:
             name = m.group(1).decode("ascii").lower()
             try:
-                return codecs.lookup(name).name, 0
+                found = codecs.lookup(name).name
             except LookupError:
                 return "latin-1", 0
+            # a byte-wise encoding only: lines are found by their LF bytes
+            return (found, 0) if "16" not in found and "32" not in found else ("latin-1", 0)
     return "latin-1", 0
 
 
@@ -48,6 +53,13 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
     encoding, skip = detect_encoding(head)
     rest = head[skip:]
     number = 0
+    if encoding == "utf-16":
+        text = io.TextIOWrapper(io.BufferedReader(_Joined(head, stream)), encoding="utf-16", errors="replace",
+                                newline=None)
+        for line in text:
+            number += 1
+            yield number, line.rstrip("\n")
+        return
     while True:
         more = stream.read(1 << 16)
         data = rest + more
@@ -83,6 +95,26 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
                     yield number, part
         if not more:
             return
+
+
+class _Joined(io.RawIOBase):
+    """A raw stream whose first bytes were read already (for :class:`io.BufferedReader`)."""
+
+    def __init__(self, head: bytes, stream: BinaryIO) -> None:
+        super().__init__()
+        self.head, self.stream = head, stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        if self.head:
+            n = min(len(b), len(self.head))
+            b[:n], self.head = self.head[:n], self.head[n:]
+            return n
+        data = self.stream.read(len(b))
+        b[:len(data)] = data
+        return len(data)
 
 
 @dataclass

@@ -446,6 +446,10 @@ def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
     except (Refused, Unfinished) as e:
         res.status = UNFINISHED if isinstance(e, Unfinished) else REFUSED
         res.reason, res.where = str(e), e.field
+    except InputError as e:  # a tag value the record gets wrong: it names its own place
+        placed = e.field.startswith(game.path + ":")
+        res.status, res.reason = REFUSED, str(e) if placed else f"{game.where()}: {e}"
+        res.where = e.field if placed else game.where()
     except BridgelawError as e:
         res.status, res.reason = REFUSED, f"{game.where()}: {e}"
         res.where = game.where()
@@ -525,7 +529,11 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
         res.tricks = sum(1 for x in t.state["tricks"] if _SIDE[x["winner"]] == side)
         res.score, res.status, res.source = t.totals(t.result()), SCORED, "play"
         if result_v not in (None, "", "?"):
-            stated = result_of(result_v, declarer, _tag_where(g, "Result"))
+            try:
+                stated = result_of(result_v, declarer, _tag_where(g, "Result"))
+            except InputError as e:  # the play says what the result is: a [Result] it cannot read is noted
+                res.notes.append(str(e))
+                stated = None
             if stated and stated[0] != res.tricks and not stated[1]:
                 res.notes.append(f"{_tag_where(g, 'Result')}: [Result \"{result_v}\"] but the play gives the "
                                  f"declarer's side {res.tricks} tricks")
