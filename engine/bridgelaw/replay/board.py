@@ -471,7 +471,7 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
         if auction_tag is not None:
             raise Refused(_tag_where(g, "Auction"), "[Auction] with no [Dealer]: the dealer must be filled before "
                                                     "the auction section (§3.1)")
-        if g.value("Contract") is None:
+        if g.value("Contract") in (None, "", "?"):
             raise Unfinished(g.where(), "no auction, no contract and no result: nothing to replay")
     deal_v = g.value("Deal")
     deal, unknown = (None, []) if not deal_v else deal_of(deal_v, _tag_where(g, "Deal"))
@@ -601,7 +601,7 @@ def _from_tags(g: PbnGame, code: str, dealer_v: str | None, deal: str | None, de
     """No auction: the contract, declarer and result the tags state, scored without refereeing."""
     from ..scoring import score
 
-    if contract_v is None or decl_v is None:
+    if contract_v in (None, "", "?") or decl_v in (None, "?"):  # "" is inappropriate, "?" unknown (§3.4)
         raise Unfinished(g.where(), "no auction section, and no [Contract] and [Declarer] to score")
     contract = contract_of(contract_v, _tag_where(g, "Contract"))
     if contract is None:
