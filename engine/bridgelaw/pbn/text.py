@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Iterable, Iterator
@@ -174,23 +175,19 @@ def _is_commentary(lines: list[str]) -> bool:
     return not _COMMENTARY.sub("", "\n".join(lines)).strip()
 
 
+_LONGEST_COMMENT = 1000  # lines of a brace comment after a semi-empty line in it, before it is taken as never closed
 _STARTS = ("[Event ", "[Event\"", "[Board ", "[Board\"")
 
 
-def split_games(lines: Iterable[tuple[int, str]], first_index: int = 1) -> Iterator[GameText]:
+def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
     """The games of a file (§3): chunks separated by semi-empty lines outside brace comments.
 
     Two defences for files that break §3, each said in the game's warnings: a game whose ``[Event]`` or
     ``[Board]`` comes again after its ``[Deal]``, with no semi-empty line between, is two games (§3.4 would
     ignore the second game's tags, losing it whole); and a brace comment never closed ends at the first
     semi-empty line inside it, so the games after it are still read."""
-    in_brace = False
-    chunk: list[str] = []
-    start = 0
-    index = first_index - 1
+    index = 0
     lead: list[tuple[int, list[str]]] = []
-    seen: set[str] = set()
-    blank_in_brace: int | None = None  # where, in the chunk, the first semi-empty line inside a comment is
     warn: list[str] = []
 
     def close(chunk: list[str], start: int) -> Iterator[GameText]:
@@ -202,49 +199,51 @@ def split_games(lines: Iterable[tuple[int, str]], first_index: int = 1) -> Itera
             yield GameText(index, start, chunk, lead, warn)
             lead, warn = [], []
 
-    for number, line in lines:
-        if not in_brace and not line.strip():
-            if chunk:
-                yield from close(chunk, start)
-                chunk, seen, blank_in_brace = [], set(), None
+    source: Iterator[tuple[int, str]] = iter(lines)
+    while True:
+        in_brace = False
+        chunk: list[str] = []
+        start = 0
+        seen: set[str] = set()
+        blank_in_brace: int | None = None  # where, in the chunk, the first semi-empty line inside a comment is
+        for number, line in source:
+            if not in_brace and not line.strip():
+                if chunk:
+                    yield from close(chunk, start)
+                    chunk, seen, blank_in_brace = [], set(), None
+                continue
+            if not in_brace and line.startswith(_STARTS) and chunk:
+                if line[:6] in seen and "deal" in seen:
+                    warn_next = [f"{number}: a new game begins without the semi-empty line before it (§3)"]
+                    yield from close(chunk, start)
+                    chunk, seen, blank_in_brace, warn = [], set(), None, warn_next
+            if not chunk:
+                start = number
+            chunk.append(line)
+            if in_brace and not line.strip() and blank_in_brace is None:
+                blank_in_brace = len(chunk) - 1
+            if not in_brace and line.startswith("["):
+                if line.startswith(_STARTS):
+                    seen.add(line[:6])
+                elif line.startswith(("[Deal ", '[Deal"')):
+                    seen.add("deal")
+            if in_brace or "{" in line:
+                in_brace = _brace_state(line, in_brace)
+                if not in_brace:
+                    blank_in_brace = None
+                elif blank_in_brace is not None and len(chunk) - blank_in_brace > _LONGEST_COMMENT:
+                    break  # no comment is this long: it was never closed (and the file is not held whole)
+        if chunk and in_brace and blank_in_brace is not None:
+            # a { never closed: the game ends at the first semi-empty line in it, and the rest is read anew
+            cut = blank_in_brace
+            yield from close(chunk[:cut], start)
+            held = [(start + cut + 1 + i, ln) for i, ln in enumerate(chunk[cut + 1:])]
+            source = itertools.chain(held, source)
             continue
-        if not in_brace and line.startswith(_STARTS) and chunk:
-            key = line[:6]
-            if key in seen and "deal" in seen:
-                warn_next = [f"{number}: a new game begins without the semi-empty line before it (§3)"]
-                yield from close(chunk, start)
-                chunk, seen, blank_in_brace, warn = [], set(), None, warn_next
-        if not chunk:
-            start = number
-        chunk.append(line)
-        if in_brace and not line.strip() and blank_in_brace is None:
-            blank_in_brace = len(chunk) - 1
-        if not in_brace and line.startswith("["):
-            if line.startswith(_STARTS):
-                seen.add(line[:6])
-            elif line.startswith(("[Deal ", '[Deal"')):
-                seen.add("deal")
-        if in_brace or "{" in line:
-            in_brace = _brace_state(line, in_brace)
-            if not in_brace:
-                blank_in_brace = None
-    if chunk and in_brace and blank_in_brace is not None:
-        # a { never closed: the game ends at the first semi-empty line in it, and the rest is read anew
-        rest = chunk[blank_in_brace + 1:]
-        head = chunk[:blank_in_brace]
-        yield from close(head, start)
-        yield from split_games(((start + blank_in_brace + 1 + i, ln) for i, ln in enumerate(rest)), index + 1)
-        return
-    if chunk:
-        if _is_commentary(chunk) and index >= first_index:
-            lead.append((start, chunk))
-        elif not _is_commentary(chunk):
-            index += 1
-            yield GameText(index, start, chunk, lead, warn)
-            lead = []
-        else:
-            lead.append((start, chunk))
-    if lead and index >= first_index:
+        if chunk:
+            yield from close(chunk, start)
+        break
+    if lead and index:
         # commentary after the last game: a game with no tags carries it, so it is written back
         yield GameText(index + 1, lead[0][0], [], lead)
 
