@@ -109,6 +109,22 @@ def replay_serial(path: str, clock=time.process_time) -> float:
     return clock() - t0
 
 
+def read_only(path: str) -> float:
+    t0 = time.process_time()
+    for _ in iter_games(open(path, "rb")):
+        pass
+    return time.process_time() - t0
+
+
+def replay_only(games: list) -> float:
+    from bridgelaw.replay.board import replay_game
+
+    t0 = time.process_time()
+    for g in games:
+        replay_game(g, CODE)
+    return time.process_time() - t0
+
+
 def replay_with(path: str, jobs: int, dask: str | None = None) -> float:
     t0 = time.perf_counter()
     n = sum(1 for _ in run(boards([path], CODE, unread=True), jobs=jobs, dask=dask))
@@ -157,9 +173,14 @@ def main() -> None:
             serial = min(serial, replay_serial(path))
         print(f"archive: {n} boards of {CODE}, {Path(path).stat().st_size // 1024} KiB")
         wall = min(replay_serial(path, time.perf_counter) for _ in range(3))
+        games = list(iter_games(open(path, "rb")))
+        reading = min(read_only(path) for _ in range(5))
+        replaying = min(replay_only(games) for _ in range(5))
         print(f"table's own (baseline)      {n / base:8.0f} boards/s   (CPU time)")
         print(f"replay, one process         {n / serial:8.0f} boards/s   (CPU time) {serial / base:.2f}x the table's own "
               "cost per board (target <= 1.5x)")
+        print(f"  of which reading the PBN  {reading / base:5.2f}x, the replay through the table {replaying / base:5.2f}x, "
+              f"the result line {max(0.0, serial - reading - replaying) / base:4.2f}x (the table's own cost = 1)")
         print(f"replay, one process         {n / wall:8.0f} boards/s   (wall clock, as --jobs and Dask are measured)")
         jobs2 = replay_with(path, 2)
         print(f"replay --jobs 2             {n / jobs2:8.0f} boards/s   (the machine's cores are shared)")

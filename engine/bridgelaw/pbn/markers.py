@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Marker", "MARKERS", "marker_for_kind", "LETS_PASS"]
+__all__ = ["Marker", "MARKERS", "LETS_PASS"]
 
 # the effects of a ruling that let an irregularity pass: nothing is exacted (a revoke ruled so costs nothing)
 LETS_PASS = frozenset({"no_penalty", "trick_stands", "deal_stands", "call_stands", "procedure"})
@@ -39,11 +39,3 @@ MARKERS: dict[str, Marker] = {m.letter: m for m in (
     Marker("L", "play", ("lead_out_of_turn",), "trick_stands", (("accepted", True),),
            meaning="(D) a lead out of turn, accepted by the opponents"),
 )}
-
-
-def marker_for_kind(kind: str) -> Marker | None:
-    """The marker that records an irregularity of ``kind``, if PBN has one."""
-    for m in MARKERS.values():
-        if kind in m.kinds:
-            return m
-    return None

@@ -36,10 +36,6 @@ class Item:
     line: int = field(default=0, compare=False)
     col: int = field(default=0, compare=False)
 
-    @property
-    def is_call_or_card(self) -> bool:
-        return self.text not in ("^S", "-", "*", "+")
-
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"text": self.text}
         for k in ("marker", "suffix", "note"):

@@ -152,7 +152,6 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
             row.clear()
 
     def close_section(offset: int) -> None:
-        nonlocal marker
         if marker is not None:
             raise g.error(marker[1], f"the marker ^{marker[0]} is followed by no "
                                      f"{'call' if sec and sec.kind == AUCTION else 'card'} (§3.9: it precedes one)")

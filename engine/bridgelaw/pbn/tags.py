@@ -17,7 +17,7 @@ before the dealer, ``*`` and ``+`` do not).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
@@ -227,12 +227,3 @@ def events_of(values: list[tuple[str, str]]) -> list[Event]:
         out.append(Event(_ref(parts[0], where, EVENT_TAG), seat, parts[2], parts[3].upper() if len(parts) == 4
                          else None))
     return out
-
-
-@dataclass
-class RecordTags:
-    """Our own tags of one game, read."""
-
-    code: str | None = None
-    remedies: dict[str, Remedy] = field(default_factory=dict)
-    events: list[Event] = field(default_factory=list)

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Iterable, Iterator
 
-__all__ = ["GameText", "detect_encoding", "decoded_lines", "split_games", "games_of_bytes"]
+__all__ = ["GameText", "detect_encoding", "decoded_lines", "split_games"]
 
 _CHARSET = re.compile(rb"charset\s*[=:]\s*\"?([A-Za-z0-9_.:-]+)", re.I)
 _HEAD = 8192  # the header lines that may name the character set
@@ -246,9 +246,3 @@ def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
     if lead and index:
         # commentary after the last game: a game with no tags carries it, so it is written back
         yield GameText(index + 1, lead[0][0], [], lead)
-
-
-def games_of_bytes(data: bytes, warnings: list[str] | None = None) -> Iterator[GameText]:
-    import io
-
-    return split_games(decoded_lines(io.BytesIO(data), warnings))

@@ -206,7 +206,7 @@ class _Run:
                     seat = seat.lho
                 continue
             marker = MARKERS["S"] if skipped else MARKERS["I"] if item.marker == "I" else None
-            before = t.last_bid()
+            before = t.last_bid() if skipped and item.marker == "I" else None
             self.call(seat, x, ref, where, marker, hint)
             if skipped and item.marker == "I" and not t.insufficient(x, before):
                 raise Refused(where, f"the record marks ^I on {seat.value}'s {x}, but it is sufficient over {before}")
@@ -628,7 +628,7 @@ def _from_tags(g: PbnGame, code: str, dealer_v: str | None, deal: str | None, de
     except InputError as e:
         raise Refused(g.where(), f"{contract_v} by {declarer.value}: {e}") from None
     res.contract, res.declarer, res.tricks = bid + "X" * doubled, declarer.value, stated[0]
-    res.score, res.status, res.source = _totals(s.to_dict()), SCORED, "result"
+    res.score, res.status, res.source = {k: v["total"] for k, v in s.totals().items()}, SCORED, "result"
     res.notes.append("no auction recorded: [Contract], [Declarer] and [Result] scored as stated, unrefereed")
     return None
 
@@ -647,10 +647,6 @@ def _check_outcome(g: PbnGame, t: TableAdapter, decl_v: str | None, contract_v: 
         if c is not None and (c[0] != t.contract or c[1] != t.doubled):
             raise Refused(_tag_where(g, "Contract"), f"[Contract \"{contract_v}\"], but the auction ends in "
                                                      f"{t.contract}{'X' * t.doubled}")
-
-
-def _totals(score_dict: dict[str, Any]) -> dict[str, int]:
-    return {k: v["total"] for k, v in score_dict["totals"].items()}
 
 
 def _ruling_json(a: Act, game: PbnGame) -> dict[str, Any]:

@@ -63,7 +63,8 @@ class TableAdapter:
         h = self._history
         for i, a in enumerate(h):
             if type(a) is tuple:
-                h[i] = Act("card", a[0], a[1], a[2], placed=True, trick=a[3])
+                h[i] = Act("card", a[0], a[1], a[2], placed=True, trick=a[3]) if len(a) == 4 else \
+                    Act("call", a[0], a[1], a[2], placed=True)
         return h  # type: ignore[return-value]
 
     @history.setter
@@ -178,8 +179,12 @@ class TableAdapter:
             act.placed = [act.seat, act.what] in cards
 
     def call(self, seat: str, call: str, ref: str | None = None) -> Answer:
-        act = Act("call", seat, call, ref, calls_before=len(self.table.state["calls"]))
-        return self._act(act, self.table.call(seat, call))
+        before = len(self.table.state["calls"])
+        ans = self.table.call(seat, call)
+        if ans.legal and ans.ruling is None:  # the common case: the call is made, in turn
+            self._history.append((seat, call, ref))
+            return ans
+        return self._act(Act("call", seat, call, ref, calls_before=before), ans)
 
     def play(self, seat: str, card: str, ref: str | None = None) -> Answer:
         trick = len(self.table.state["tricks"]) + 1
