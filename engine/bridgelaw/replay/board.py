@@ -22,6 +22,7 @@ from ..pbn.model import Item, PbnGame, Tag
 from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contract_of, deal_of, declarer_of,
                         events_of, remedies_of, remedy_text, result_of, seat_of)
 from ..values import Seat
+from ..wording import kind_name
 from .result import REFUSED, SCORED, UNFINISHED, BoardResult
 from .table_adapter import Act, TableAdapter
 
@@ -76,7 +77,7 @@ class _Run:
         t.answer_at(ref)
         if marker is not None and kind not in marker.kinds:
             raise Refused(where, f"the record marks ^{marker.letter} — {marker.meaning} — on {what}, but the "
-                                 f"table finds {kind.replace('_', ' ')}")
+                                 f"table finds {kind_name(kind)}")
         rem = self.remedies.get(ref)
         try:
             if rem is not None:
@@ -84,7 +85,7 @@ class _Run:
                 if rem.facts:
                     r = t.answer(**dict(rem.facts))
                 if r.questions:
-                    raise Refused(where, f"{what}: the ruling on the {kind.replace('_', ' ')} still asks: "
+                    raise Refused(where, f"{what}: the ruling on the {kind_name(kind)} still asks: "
                                          + "; ".join(q.ask for q in r.questions))
                 t.apply(rem.option, by=rem.by, suit=rem.suit, card=rem.card, how="recorded")
                 return
@@ -414,7 +415,7 @@ def _need(ev: Event, where: str) -> str:
 
 def _kind_words(kind: str, r: Any) -> str:
     law = ", ".join(x.number for x in r.laws)
-    return kind.replace("_", " ") + (f" (law {law})" if law else "")
+    return kind_name(kind) + (f" (law {law})" if law else "")
 
 
 def _call_words(x: str) -> str:
