@@ -431,8 +431,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _progress(quiet: bool) -> Any:
-    """A progress bar on standard error, for a run that lasts (tqdm shows it after a second, on a terminal)."""
-    if quiet or not sys.stderr.isatty():
+    """A progress bar on standard error, for a run that lasts (tqdm shows it after a second), when standard
+    error is a terminal and the result lines go elsewhere (on one terminal, the lines are the progress)."""
+    if quiet or not sys.stderr.isatty() or sys.stdout.isatty():
         return None
     from tqdm import tqdm
 
