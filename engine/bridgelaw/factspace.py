@@ -315,7 +315,7 @@ def _bids(codes: list[Code]) -> list[Call]:
 def _call_facts(kind: str) -> set[str]:
     common, kinds = load_kinds()
     facts = {**common, **kinds[kind].facts}
-    return {n for n, f in facts.items() if f.type.name == "call"}
+    return {n for n, f in facts.items() if f.type.name in ("call", "bid")}  # a bid is a call
 
 
 def _reads_bids_whole(codes: list[Code], kinds: Iterable[str]) -> bool:
