@@ -14,7 +14,7 @@ import pytest
 import mutants
 
 ALL = mutants.all_mutations()
-SAMPLE = mutants.sample(ALL, per_family=12)
+SAMPLE = mutants.sample(ALL, per_family=8)
 #: Parameter mutations are refused by the parameters schema (schema/parameters.schema.json and
 #: bridgelaw.parameters, the params part); until it is in, a retyped parameter reaches the scorer.
 PARAMETERS_SCHEMA = (mutants.ROOT / "engine" / "bridgelaw" / "parameters.py").is_file()
