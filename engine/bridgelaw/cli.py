@@ -61,6 +61,7 @@ def coverage_rows() -> list[dict[str, Any]]:
     from .loader import code_ids, load_code
     from .referee import rule
     from .resources import rulings_dir
+    from .sentences import coverage
 
     root = rulings_dir()
     cases = load_cases(root) if root else []
@@ -77,6 +78,7 @@ def coverage_rows() -> list[dict[str, Any]]:
             "provisions": len(own), "rulings": len(mine), "scores": len([c for c in scores
                                                                          if c.incident.get("code") == cid]),
             "without_ruling": [p.full_id for p in own if p.full_id not in covered],
+            "sentences": coverage(cid).to_dict(),
         })
     return rows
 
@@ -95,6 +97,7 @@ def cmd_codes(args: argparse.Namespace) -> int:
         for r in rows:
             for pid in r["without_ruling"]:
                 print(f"  no ruling: {pid}")
+        _print_sentence_coverage([r["sentences"] for r in rows])
         return 0
 
     rows = api.codes()
@@ -106,6 +109,21 @@ def cmd_codes(args: argparse.Namespace) -> int:
         print(f"{r['id']:<22} {r['year']}  {r['game']:<16} {r['laws']:>4} laws {r['provisions']:>4} provisions  "
               f"{r['title']}{ext}")
     return 0
+
+
+def _print_sentence_coverage(rows: list[dict[str, Any]]) -> None:
+    """The sentence account per code: sentences by tag, remedy-bearing ones, and what nothing accounts for."""
+    tags = list(rows[0]["tags"]) if rows else []
+    print(f"\n{'sentences':<22}{'all':>6}{'remedy':>8}" + "".join(f"{t:>{max(len(t) + 1, 6)}}" for t in tags)
+          + f"{'unaccounted':>13}")
+    for r in rows:
+        print(f"{r['code']:<22}{r['sentences']:>6}{r['remedy_bearing']:>8}"
+              + "".join(f"{r['tags'][t]:>{max(len(t) + 1, 6)}}" for t in tags) + f"{len(r['unaccounted']):>13}")
+    for r in rows:
+        for f in r["unaccounted"]:
+            print(f"  unaccounted: {f['at']}: law {f['law']}: {f['message']}")
+        for f in r["problems"]:
+            print(f"  problem: {f['at']}: law {f['law']}: {f['message']}")
 
 
 def cmd_law(args: argparse.Namespace) -> int:
@@ -598,7 +616,8 @@ def build_parser() -> argparse.ArgumentParser:
         return sp
 
     sp = add("codes", cmd_codes, "list the codes")
-    sp.add_argument("--coverage", action="store_true", help="laws, provisions and casebook rulings per code")
+    sp.add_argument("--coverage", action="store_true", help="laws, provisions and casebook rulings per code; "
+                                                            "the sentence account (every sentence tagged)")
     sp = add("law", cmd_law, "print one law of a code")
     sp.add_argument("code")
     sp.add_argument("number")
