@@ -59,7 +59,7 @@ EFFECT_FIELDS: dict[EffectKind, dict[str, tuple[Type | str, bool]]] = {
     EffectKind.RETRACT: {"seats": (Type("list", elem=SEAT), False)},
     EffectKind.TRICK_STANDS: {},
     EffectKind.NO_PENALTY: {},
-    EffectKind.NO_PROVISION: {},
+    EffectKind.NO_PROVISION: {"silent_on": (_LIT, False)},
     EffectKind.DEAL_STANDS: {},
     EffectKind.RESHUFFLE: {"seat": (SEAT, False)},
     EffectKind.RIGHT_LOST: {"right": (_LIT, True)},
