@@ -30,7 +30,8 @@ from .resources import laws_dir
 from .yamlsrc import Source, load_yaml
 
 __all__ = ["Span", "Sentence", "LawAccount", "Account", "Finding", "Coverage", "Vocabulary", "split",
-           "load_vocabulary", "load_account", "check_account", "coverage", "remedy_bearing", "ACCOUNT_FILE"]
+           "load_vocabulary", "load_account", "parse_account", "check_account", "coverage", "remedy_bearing", "tiling",
+           "ACCOUNT_FILE"]
 
 ACCOUNT_FILE = "sentences.yaml"
 
@@ -214,11 +215,16 @@ def _read_file(code: Code) -> tuple[Source | None, list[LawAccount]]:
         return None, []
     display = f"laws/{code.id}/{ACCOUNT_FILE}"
     src = load_yaml(path, display)
+    return src, parse_account(code, src)
+
+
+def parse_account(code: Code, src: Source) -> list[LawAccount]:
+    """The laws of one account file, checked for shape (schema, tags, law numbers): errors at path:line:col."""
     validate(src, "sentences.schema.json")
     if src.data["code"] != code.id:
         raise src.error(("code",), f"code {src.data['code']!r} does not match the folder {code.id!r}")
     vocab = load_vocabulary()
-    own = {law.number for law in code.laws if law.code == code.id}
+    own = [law.number for law in code.laws if law.code == code.id and not law.missing]
     seen: dict[str, int] = {}
     out = []
     for i, raw in enumerate(src.data["laws"]):
@@ -226,7 +232,7 @@ def _read_file(code: Code) -> tuple[Source | None, list[LawAccount]]:
         if number in seen:
             raise src.error(("laws", i, "law"), f"law {number!r} is accounted twice (also at line {seen[number]})")
         if number not in own:
-            raise src.error(("laws", i, "law"), f"{code.id} has no law {number!r} of its own"
+            raise src.error(("laws", i, "law"), f"{code.id} has no law {number!r} of its own with a text"
                             + did_you_mean(number, own))
         seen[number] = src.mark(("laws", i, "law")).line
         law = code.law(number)
@@ -252,8 +258,8 @@ def _read_file(code: Code) -> tuple[Source | None, list[LawAccount]]:
                 parameters=tuple(s.get("parameters") or ()), why=s.get("why", ""),
                 clause=clause, remedy=remedy, line=m.line, column=m.column,
             ))
-        out.append(LawAccount(number, code.id, display, tuple(sentences), seen[number]))
-    return src, out
+        out.append(LawAccount(number, code.id, src.path, tuple(sentences), seen[number]))
+    return out
 
 
 def _clause_of(text: str) -> str:
@@ -272,15 +278,16 @@ def load_account(code_id: str) -> Account:
         return hit
     code = load_code(code_id)
     src, own = _read_file(code)
-    by_number = {la.number: la for la in own}
+    mine = {la.number: la for la in own}
     sources: dict[str, Source] = {src.path: src} if src else {}
+    inherited: dict[str, LawAccount] = {}
     if code.extends:
         parent = load_account(code.extends)
         sources.update(parent.sources)
-        for la in parent.laws:
-            by_number.setdefault(la.number, la)
-    laws = tuple(by_number[law.number] for law in code.laws if law.number in by_number
-                 and (law.code == code.id or by_number[law.number].code != code.id))
+        inherited = {la.number: la for la in parent.laws}
+    # a law the code restates or adds is accounted in its own file; an inherited law keeps the parent's account
+    laws = tuple(mine[law.number] if law.code == code.id else inherited[law.number] for law in code.laws
+                 if (mine if law.code == code.id else inherited).get(law.number) is not None)
     acc = Account(code_id, laws, sources)
     _accounts[key] = acc
     return acc
@@ -347,10 +354,10 @@ def _param(params: Mapping[str, Any], dotted: str) -> bool:
     return True
 
 
-def check_account(code_id: str) -> list[Finding]:
+def check_account(code_id: str, account: Account | None = None) -> list[Finding]:
     """Everything wrong or unaccounted in a code's account (empty: every sentence is accounted for)."""
     code = load_code(code_id)
-    acc = load_account(code_id)
+    acc = account if account is not None else load_account(code_id)
     vocab = load_vocabulary()
     provs = {p.id: p for p in code.provisions}
     out: list[Finding] = []
@@ -364,7 +371,7 @@ def check_account(code_id: str) -> list[Finding]:
             out.append(Finding(code_id, law.number, "missing-law",
                                f"no account of law {law.number} ({len(spans)} sentence(s), "
                                f"{sum(1 for s in spans if vocab.remedy_bearing(s.text))} remedy-bearing); "
-                               f"add it to {law.file.rsplit('/', 2)[0] + '/' + ACCOUNT_FILE if law.file else folder}",
+                               f"add it to laws/{law.code or code_id}/{ACCOUNT_FILE}",
                                law.file or folder, remedy=any(vocab.remedy_bearing(s.text) for s in spans)))
             continue
         out.extend(_check_law(code, law, la, provs, vocab))
@@ -381,7 +388,7 @@ def _check_law(code: Code, law: Law, la: LawAccount, provs: Mapping[str, Provisi
     bad = tiling(law.text or "", (s.text for s in la.sentences))
     if bad is not None:
         i, pos = bad
-        rest = (law.text or "")[pos:pos + 60].replace("\n", " ")
+        rest = (law.text or "")[pos:].lstrip()[:60].replace("\n", " ")
         if i < 0:
             s = la.sentences[-1]
             finding(s, "tiling", f"the account stops before the end of the law text; it goes on: {rest!r}")
