@@ -387,6 +387,8 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    if args.against:
+        return _audit_against(args)
     from .compare import audit
 
     res = audit(args.code)
@@ -402,6 +404,35 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print(f"  {x['kind']}: {' and '.join(x['provisions'])} ({', '.join(x['effects'])}); "
               f"e.g. {json.dumps(x['example'])}")
     return 0
+
+
+def _audit_against(args: argparse.Namespace) -> int:
+    """``audit CODE --against OTHER``: the consistency audit of two codes of one game (exit 1: unsettled suspects)."""
+    from .consistency import audit_against
+
+    rep = audit_against(args.code, args.against, args.kind)
+    if args.json:
+        print(json.dumps(rep.to_dict(), indent=2, ensure_ascii=False))
+        return 1 if rep.unsettled else 0
+    print(f"consistency audit of {rep.a} against {rep.b}: {rep.incidents} incidents ruled under both, "
+          f"{len(rep.suspects)} suspect(s), {len(rep.unsettled)} unsettled")
+    for x in rep.suspects:
+        what = ("rule differently, though their laws read the same" if x.suspect == "different-ruling"
+                else "rule alike, though a law changed in substance")
+        status = (f"settled ({x.settlement.verdict}, laws/consistency.yaml:{x.settlement.line}): {x.settlement.why}"
+                  if x.settlement else "UNSETTLED: read the laws, then fix the data or record why in "
+                                      "laws/consistency.yaml")
+        print(f"\n{x.kind}: the codes {what} ({x.count} incident(s)); e.g. {json.dumps(dict(x.example))}")
+        print(f"  {rep.a}: {x.a_does}")
+        print(f"  {rep.b}: {x.b_does}")
+        for p, q in x.pairs:
+            for side, ref in ((rep.a, p), (rep.b, q)):
+                law = ref.law_ref.split("/", 1)[1]
+                print(f"  {side} law {law}: " + (ref.text if ref.index >= 0 else "(no sentence answers it)"))
+        if x.suspect == "same-ruling" and (x.differs[0] or x.differs[1]):
+            print(f"  differs in: {', '.join(x.differs[0]) or '-'} / {', '.join(x.differs[1]) or '-'}")
+        print(f"  {status}")
+    return 1 if rep.unsettled else 0
 
 
 def cmd_auction(args: argparse.Namespace) -> int:
@@ -641,6 +672,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("topic")
     sp = add("audit", cmd_audit, "where a code is silent, and provisions that clash without precedence")
     sp.add_argument("code")
+    sp.add_argument("--against", metavar="OTHER", help="the consistency audit: rule generated incidents under "
+                    "both codes (one game) and report where the rulings and the laws' texts disagree")
+    sp.add_argument("--kind", action="append", help="with --against: only this kind (repeatable)")
     sp = add("auction", cmd_auction, "run an auction call by call (SEAT:CALL or CALL in rotation); rule on irregularities")
     sp.add_argument("--code", required=True)
     sp.add_argument("--dealer", required=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import os
 from collections import Counter
 import re
 import unicodedata
@@ -29,11 +30,11 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
 from .compare import align, incidents_for
-from .errors import BridgelawError, InputError, LawFileError, did_you_mean
+from .errors import BridgelawError, InputError, LawFileError, UnknownCodeError, did_you_mean
 from .loader import EFFECT_FIELDS, Code, code_ids, load_code, load_kinds
 from .referee import rule
 from .resources import laws_dir
-from .sentences import Account, Sentence, load_account
+from .sentences import _LABEL, Account, Sentence, load_account
 from .values import Ruling
 from .yamlsrc import Source, load_yaml
 
@@ -64,8 +65,8 @@ def _words_data(root: str) -> _Words:
     for i, group in enumerate(d.get("spelling") or []):
         if not isinstance(group, list) or len(group) < 2 or not all(isinstance(w, str) for w in group):
             raise src.error(("spelling", i), "a spelling group is a list of two or more words read as one")
-        for w in group:
-            spelling[_fold(w)] = _fold(group[0])
+        for w in group:  # a word, or two words read as one ("any one", "anyone")
+            spelling[" ".join(_fold(x) for x in w.split())] = _fold(group[0])
     words: set[str] = set()
     groups = d.get("substance") or {}
     if not isinstance(groups, dict):
@@ -100,17 +101,35 @@ _FOOTNOTE = re.compile(r"\[\^\w+\]")
 def normalise(text: str) -> tuple[str, ...]:
     """The words of a text with spelling set aside: case, italics, punctuation, hyphens, quotation marks,
     footnote marks, and the spellings ``laws/consistency.yaml`` lists as one word (honour, honor)."""
-    return _normalise(text, str(laws_dir()))
+    return _normalise(text, _root())
+
+
+def _root() -> str:
+    """The laws folder (read once per BRIDGELAW_DATA)."""
+    env = os.environ.get("BRIDGELAW_DATA", "")
+    hit = _ROOTS.get(env)
+    if hit is None:
+        hit = _ROOTS[env] = str(laws_dir())
+    return hit
+
+
+_ROOTS: dict[str, str] = {}
 
 
 @lru_cache(maxsize=20000)
 def _normalise(text: str, root: str) -> tuple[str, ...]:
     words = _words_data(root)
     out = []
-    for tok in _FOOTNOTE.sub(" ", text).split():
-        w = _fold(tok)
-        if w:
-            out.append(words.spelling.get(w, w))
+    toks = [w for w in (_fold(t) for t in _FOOTNOTE.sub(" ", text).split()) if w]
+    i = 0
+    while i < len(toks):
+        pair = f"{toks[i]} {toks[i + 1]}" if i + 1 < len(toks) else ""
+        if pair in words.spelling:
+            out.append(words.spelling[pair])
+            i += 2
+            continue
+        out.append(words.spelling.get(toks[i], toks[i]))
+        i += 1
     return tuple(out)
 
 
@@ -118,7 +137,7 @@ def substance(a: str, b: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The words of substance in which two texts differ: of the words that carry a rule (numbers, and the
     roles, modality, time and remedies ``laws/consistency.yaml`` lists), inflection and spelling set aside,
     those one text has more often than the other."""
-    keep = _words_data(str(laws_dir())).substance
+    keep = _words_data(_root()).substance
 
     def words(text: str) -> Counter[str]:
         out: Counter[str] = Counter()
@@ -128,8 +147,14 @@ def substance(a: str, b: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
                 out[st] += 1
         return out
 
-    ca, cb = words(a), words(b)
+    ca, cb = words(_unlabelled(a)), words(_unlabelled(b))
     return tuple(sorted((ca - cb).elements())), tuple(sorted((cb - ca).elements()))
+
+
+def _unlabelled(text: str) -> str:
+    """A clause without its printed label ((a), _a_, I., 1st.): the label numbers the clause, it is no rule."""
+    m = _LABEL.match(text)
+    return text[m.end():] if m else text
 
 
 def _similarity(a: str, b: str) -> float:
@@ -227,7 +252,9 @@ def _read_settlements(root: str) -> tuple[Source, tuple[Settlement, ...]]:
 
 
 def load_settlements() -> tuple[Settlement, ...]:
-    return _read_settlements(str(laws_dir()))[1]
+    """The settled suspects of laws/consistency.yaml (the whole file checked: spelling, substance, revision too)."""
+    _words_data(_root())
+    return _read_settlements(_root())[1]
 
 
 # --------------------------------------------------------------------------
@@ -312,7 +339,11 @@ def same_game_pairs() -> list[tuple[str, str]]:
 
 
 def _check_pair(a_id: str, b_id: str) -> tuple[Code, Code]:
-    a, b = load_code(a_id), load_code(b_id)
+    a = load_code(a_id)
+    try:
+        b = load_code(b_id)
+    except UnknownCodeError as e:
+        raise InputError("--against", e.message) from None
     if a.id == b.id:
         raise InputError("--against", f"{a_id} against itself: name another code of the same game")
     if a.game != b.game:
@@ -334,7 +365,13 @@ class _Side:
                 for pid in s.provisions:
                     self.by_provision.setdefault(pid, []).append(Ref(la.code, la.number, i, s.text))
         self._reads: dict[str, frozenset[str]] = {}
-        self._memo: dict[tuple[Any, ...], tuple[Any, ...] | None] = {}
+        self._memo: dict[tuple[Any, ...], int] = {}
+        self.results: list[tuple[Any, ...] | None] = []  # the distinct rulings, by id
+        self._ids: dict[Any, int] = {}
+
+    def rulings(self, incidents: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> list[int]:
+        """The id (into ``results``) of each incident's ruling under this code."""
+        return [self.ruling_id(kind, inc) for kind, inc, _ in incidents]
 
     def reads(self, kind: str) -> frozenset[str]:
         hit = self._reads.get(kind)
@@ -349,22 +386,27 @@ class _Side:
             self._reads[kind] = hit
         return hit
 
-    def ruling(self, kind: str, inc: Mapping[str, Any]) -> tuple[Any, ...] | None:
-        """(signature, what it does, governing sentences) of the incident under this code, or None."""
+    def ruling_id(self, kind: str, inc: Mapping[str, Any]) -> int:
+        """The incident ruled under this code: (signature, what it does, governing sentences), or None, as an id."""
         reads = self.reads(kind)
         facts = inc.get("facts", {})
         key = (kind, tuple(sorted((k, str(v)) for k, v in inc.items() if k != "facts")),
                tuple(sorted((k, str(v)) for k, v in facts.items() if k in reads)))
-        if key in self._memo:
-            return self._memo[key]
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
         try:
             r = rule({"code": self.code.id, **inc})
         except BridgelawError:
             out = None
         else:
             out = (_signature(r), _does(r), self._governing(r))
-        self._memo[key] = out
-        return out
+        rid = self._ids.get(out)
+        if rid is None:
+            rid = self._ids[out] = len(self.results)
+            self.results.append(out)
+        self._memo[key] = rid
+        return rid
 
     def _governing(self, r: Ruling) -> tuple[Ref, ...]:
         """The sentences of the provisions that applied, and of those that wait on a question."""
@@ -411,10 +453,9 @@ def _does(r: Ruling) -> str:
 class _Counterparts:
     """Each governing sentence of one code, paired with the most similar sentence of the aligned law."""
 
-    def __init__(self, x: _Side, y: _Side) -> None:
+    def __init__(self, x: _Side, y: _Side, law_map: Mapping[str, str]) -> None:
         self.x, self.y = x, y
-        pairs = align(x.code, y.code)
-        self.law_map = {p.a.number: p.b.number for p in pairs if p.a is not None and p.b is not None}
+        self.law_map = law_map
         self._memo: dict[Ref, Ref] = {}
         self._near: dict[tuple[Ref, tuple[Ref, ...]], Ref] = {}
 
@@ -425,8 +466,8 @@ class _Counterparts:
             key = (ref, governing)
             hit = self._near.get(key)
             if hit is None:
-                best = max(governing, key=lambda g: _similarity(ref.text, g.text))
-                hit = best if _similarity(ref.text, best.text) >= 0.3 else self.of(ref)
+                best = max(governing, key=lambda g: _similar(ref.text, g.text))
+                hit = best if _similar(ref.text, best.text) >= 0.3 else self.of(ref)
                 self._near[key] = hit
             return hit
         hit = self._memo.get(ref)
@@ -437,7 +478,7 @@ class _Counterparts:
         best: tuple[float, Ref] | None = None
         if la is not None:
             for j, s in enumerate(la.sentences):
-                sim = _similarity(ref.text, s.text)
+                sim = _similar(ref.text, s.text)
                 if best is None or sim > best[0]:
                     best = (sim, Ref(la.code, la.number, j, s.text))
         if best is None or best[0] < 0.5:  # else the most like it among the laws that share a topic
@@ -448,7 +489,7 @@ class _Counterparts:
                 if other_law is None or not topics & set(other_law.topics):
                     continue
                 for j, s in enumerate(lb.sentences):
-                    sim = _similarity(ref.text, s.text)
+                    sim = _similar(ref.text, s.text)
                     if sim >= 0.5 and (best is None or sim > best[0]):
                         best = (sim, Ref(lb.code, lb.number, j, s.text))
         if best is not None and best[0] >= 0.5:
@@ -473,7 +514,7 @@ def _revision(x: Code, a: Ref, y: Code, b: Ref) -> bool:
     la, lb = load_code(a.code).law(a.law), load_code(b.code).law(b.law)
     if la is None or lb is None or not la.text or not lb.text:
         return False
-    return _similar(la.text, lb.text) >= _words_data(str(laws_dir())).revision
+    return _similar(la.text, lb.text) >= _words_data(_root()).revision
 
 
 @lru_cache(maxsize=None)
@@ -486,43 +527,32 @@ def _substance(a: str, b: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return substance(a, b)
 
 
-def _audit(x: _Side, y: _Side, incidents: Iterable[tuple[str, dict[str, Any], dict[str, Any]]]
-           ) -> tuple[int, list[Suspect]]:
-    xy, yx = _Counterparts(x, y), _Counterparts(y, x)
+def _audit(x: _Side, y: _Side, incidents: list[tuple[str, dict[str, Any], dict[str, Any]]],
+           ids_x: list[int] | None = None, ids_y: list[int] | None = None) -> tuple[int, list[Suspect]]:
+    aligned = [(p.a.number, p.b.number) for p in align(x.code, y.code) if p.a is not None and p.b is not None]
+    xy, yx = _Counterparts(x, y, dict(aligned)), _Counterparts(y, x, {b: a for a, b in aligned})
+    ids_x = x.rulings(incidents) if ids_x is None else ids_x
+    ids_y = y.rulings(incidents) if ids_y is None else ids_y
+    combos: dict[tuple[int, int], list[tuple[str, tuple[tuple[Ref, Ref], ...], Any]]] = {}
     groups: dict[tuple[Any, ...], dict[str, Any]] = {}
     tried = 0
-    for kind, inc, varied in incidents:
-        rx, ry = x.ruling(kind, inc), y.ruling(kind, inc)
+    for (kind, inc, varied), ix, iy in zip(incidents, ids_x, ids_y):
+        rx, ry = x.results[ix], y.results[iy]
         if rx is None or ry is None:
             continue
         tried += 1
-        sig_x, does_x, gov_x = rx
-        sig_y, does_y, gov_y = ry
-        if not gov_x and not gov_y:
-            continue  # both silent: nothing governs
-        pairs = tuple(dict.fromkeys([(s, xy.of(s, gov_y)) for s in gov_x] + [(yx.of(s, gov_x), s) for s in gov_y]))
-        found: list[tuple[str, tuple[tuple[Ref, Ref], ...], tuple[tuple[str, ...], tuple[str, ...]]]] = []
-        if sig_x != sig_y:
-            if all(a.index >= 0 and b.index >= 0 and _reads_same(a.text, b.text) for a, b in pairs):
-                found.append((DIFFERENT, pairs, ((), ())))
-        else:
-            for a, b in pairs:
-                if not _revision(x.code, a, y.code, b):
-                    continue  # two texts drafted apart: a different wording is expected, not suspect
-                if a.index < 0 or b.index < 0:
-                    found.append((SAME, ((a, b),), (("(no counterpart)",) if b.index < 0 else (),
-                                                    ("(no counterpart)",) if a.index < 0 else ())))
-                    continue
-                da, db = _substance(a.text, b.text)
-                if da or db:
-                    found.append((SAME, ((a, b),), (da, db)))
+        found = combos.get((ix, iy))
+        if found is None:
+            found = combos[(ix, iy)] = _suspects_of(x, y, xy, yx, rx, ry)
+        if not found:
+            continue
         weight = sum(1 for v in varied.values() if v not in (False, None))
         for typ, prs, differs in found:
             key = (kind, typ, frozenset(_law_pair(p.law_ref, q.law_ref) for p, q in prs))
             g = groups.get(key)
             if g is None:
                 groups[key] = {"count": 1, "weight": weight, "inc": inc, "typ": typ, "kind": kind,
-                               "pairs": dict.fromkeys(prs), "does": (does_x, does_y), "differs": differs}
+                               "pairs": dict.fromkeys(prs), "does": (rx[1], ry[1]), "differs": differs}
                 continue
             g["count"] += 1
             g["pairs"].update(dict.fromkeys(prs))
@@ -530,11 +560,37 @@ def _audit(x: _Side, y: _Side, incidents: Iterable[tuple[str, dict[str, Any], di
                 g["differs"] = (tuple(dict.fromkeys(g["differs"][0] + differs[0])),
                                 tuple(dict.fromkeys(g["differs"][1] + differs[1])))
             if weight < g["weight"]:
-                g.update(weight=weight, inc=inc, does=(does_x, does_y))
+                g.update(weight=weight, inc=inc, does=(rx[1], ry[1]))
     out = [Suspect(g["kind"], g["typ"], x.code.id, y.code.id, tuple(g["pairs"]), g["does"][0], g["does"][1],
                    g["differs"], g["count"], g["inc"]) for g in groups.values()]
     out.sort(key=lambda s: (s.kind, s.suspect, sorted(_law_pair(p.law_ref, q.law_ref) for p, q in s.pairs)))
     return tried, out
+
+
+def _suspects_of(x: _Side, y: _Side, xy: _Counterparts, yx: _Counterparts, rx: tuple[Any, ...],
+                 ry: tuple[Any, ...]) -> list[tuple[str, tuple[tuple[Ref, Ref], ...], Any]]:
+    """What one pair of rulings makes suspect: the governing sentences paired, then compared."""
+    sig_x, _, gov_x = rx
+    sig_y, _, gov_y = ry
+    if not gov_x and not gov_y:
+        return []  # both silent: nothing governs
+    pairs = tuple(dict.fromkeys([(s, xy.of(s, gov_y)) for s in gov_x] + [(yx.of(s, gov_x), s) for s in gov_y]))
+    found: list[tuple[str, tuple[tuple[Ref, Ref], ...], Any]] = []
+    if sig_x != sig_y:
+        if all(a.index >= 0 and b.index >= 0 and _reads_same(a.text, b.text) for a, b in pairs):
+            found.append((DIFFERENT, pairs, ((), ())))
+        return found
+    for a, b in pairs:
+        if not _revision(x.code, a, y.code, b):
+            continue  # two texts drafted apart: a different wording is expected, not suspect
+        if a.index < 0 or b.index < 0:
+            found.append((SAME, ((a, b),), (("(no counterpart)",) if b.index < 0 else (),
+                                            ("(no counterpart)",) if a.index < 0 else ())))
+            continue
+        da, db = _substance(a.text, b.text)
+        if da or db:
+            found.append((SAME, ((a, b),), (da, db)))
+    return found
 
 
 def _settle(suspects: list[Suspect]) -> tuple[Suspect, ...]:
@@ -563,7 +619,7 @@ def audit_against(a_id: str, b_id: str, kinds: Iterable[str] | None = None) -> A
     """Audit one code against another of the same game: every suspect, settled or not."""
     a, b = _check_pair(a_id, b_id)
     chosen = _kinds([a, b], kinds)
-    tried, suspects = _audit(_Side(a), _Side(b), _incidents([a, b], chosen))
+    tried, suspects = _audit(_Side(a), _Side(b), list(_incidents([a, b], chosen)))
     return AuditReport(a.id, b.id, tried, _settle(suspects))
 
 
@@ -576,8 +632,9 @@ def audit_game(game: str | None = None) -> list[AuditReport]:
         members = [c for c in codes if c.game == g]
         sides = {c.id: _Side(c) for c in members}
         incidents = list(_incidents(members, _kinds(members, None)))
+        ids = {c.id: sides[c.id].rulings(incidents) for c in members}
         for x, y in itertools.combinations(members, 2):
-            tried, suspects = _audit(sides[x.id], sides[y.id], incidents)
+            tried, suspects = _audit(sides[x.id], sides[y.id], incidents, ids[x.id], ids[y.id])
             reports.append(AuditReport(x.id, y.id, tried, _settle(suspects)))
     return reports
 
@@ -589,6 +646,8 @@ def stale_settlements(reports: Iterable[AuditReport]) -> list[Settlement]:
 
 
 def clear_cache() -> None:
+    _ROOTS.clear()
+    _similar.cache_clear()
     _words_data.cache_clear()
     _normalise.cache_clear()
     _read_settlements.cache_clear()
