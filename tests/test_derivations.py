@@ -1,0 +1,49 @@
+"""Facts the rest of the incident settles are derived, not asked; a fact that contradicts them is refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridgelaw import rule
+from bridgelaw.errors import InputError
+
+REMINDER = {"code": "wcny-1913", "irregularity": "info_on_previous_calls", "dealer": "S", "declarer": "E",
+            "offender": "N"}
+
+
+def test_law_51_asks_for_the_leader_of_the_offending_side_and_calls_the_lead_from_him():
+    question = rule(REMINDER).questions[0]
+    assert question.fact == "next_leader" and "offender's side" in question.ask and "called from him" in question.ask
+    r = rule({**REMINDER, "facts": {"next_leader": "S"}})
+    assert [(o.chooser, e.to_dict()) for o in r.options for e in o.effects] == \
+        [("E", {"kind": "call_lead", "seat": "S"})]
+
+
+@pytest.mark.parametrize("leader", ["E", "W"])
+def test_a_leader_of_the_innocent_side_is_refused_by_name(leader):
+    with pytest.raises(InputError) as e:
+        rule({**REMINDER, "facts": {"next_leader": leader}})
+    assert e.value.field == "facts.next_leader" and "N or S" in e.value.message
+
+
+def test_the_dummys_information_calls_the_lead_from_the_declaring_side():
+    r = rule({**REMINDER, "offender": "W", "facts": {"next_leader": "E"}})
+    assert [e.to_dict() for o in r.options for e in o.effects] == [{"kind": "call_lead", "seat": "E"}]
+    assert r.options[0].chooser == "NS"
+
+
+@pytest.mark.parametrize("facts, field", [
+    ({"followed_by": "second", "accepted": False}, "facts.accepted"),
+    ({"accepted": False, "followed_by": "all_three"}, "facts.accepted"),
+])
+def test_facts_that_contradict_what_another_fact_settles_are_refused(facts, field):
+    with pytest.raises(InputError) as e:
+        rule({"code": "wcny-1912", "irregularity": "lead_out_of_turn", "dealer": "S", "declarer": "E",
+              "offender": "N", "facts": {"card": "SK", **facts}})
+    assert e.value.field == field and "contradicts" in e.value.message
+
+
+def test_an_established_revoke_was_quitted():
+    r = rule({"code": "portland-1904", "irregularity": "revoke", "dealer": "S", "declarer": "S", "offender": "N",
+              "facts": {"established": True}})
+    assert r.facts["quitted"] is True and "quitted" not in [q.fact for q in r.questions]
