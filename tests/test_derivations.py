@@ -47,3 +47,17 @@ def test_an_established_revoke_was_quitted():
     r = rule({"code": "portland-1904", "irregularity": "revoke", "dealer": "S", "declarer": "S", "offender": "N",
               "facts": {"established": True}})
     assert r.facts["quitted"] is True and "quitted" not in [q.fact for q in r.questions]
+
+
+def test_a_question_that_blocks_a_ruling_still_states_the_options_in_words():
+    """1904 law 90: before the trick's value is known, the value options are stated, and priced once it is."""
+    inc = {"code": "portland-1904", "irregularity": "revoke", "dealer": "S", "offender": "W",
+           "facts": {"established": True, "revokes_by_side": 1}}
+    r = rule(inc)
+    waiting = {o.id: o for o in r.options if o.awaits}
+    assert set(waiting) == {"deduct-value", "add-value"} and all(o.label and not o.effects for o in waiting.values())
+    assert [q.fact for q in r.questions] == ["trick_value"] and len(r.questions[0].provisions) == 1
+    priced = rule({**inc, "facts": {**inc["facts"], "trick_value": 8}})
+    assert not priced.questions and all(not o.awaits for o in priced.options)
+    assert {o.id: o.effects[0].to_dict() for o in priced.options}["add-value"] == \
+        {"kind": "score", "side": "NS", "column": "trick", "points": 24}
