@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -119,7 +120,9 @@ def _data_dir(tmp_path: Path, account: str) -> Path:
     code.mkdir()
     (code / "code.yaml").write_text("id: broken\ntitle: Broken\nauthority: Test\nyear: 1913\ngame: auction\n"
                                     "source: {file: none}\n")
-    shutil.copy(ROOT / "laws" / "wcny-1913" / "parameters.yaml", code / "parameters.yaml")
+    # the 1913 parameters, each cited to the test code's law 1 (a parameter's law must be a law of its code)
+    params = (ROOT / "laws" / "wcny-1913" / "parameters.yaml").read_text(encoding="utf-8")
+    (code / "parameters.yaml").write_text(re.sub(r'law: "[^"]*"', 'law: "1"', params), encoding="utf-8")
     shutil.copy(BROKEN / "_laws.yaml", code / "01-test.yaml")
     (code / "sentences.yaml").write_text(account, encoding="utf-8")
     return tmp_path

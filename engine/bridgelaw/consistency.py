@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
 from .compare import align, incidents_for
+from .facts import DERIVATION_FACTS
 from .errors import BridgelawError, InputError, LawFileError, UnknownCodeError, did_you_mean
 from .loader import EFFECT_FIELDS, Code, code_ids, load_code, load_kinds
 from .referee import rule
@@ -382,7 +383,7 @@ class _Side:
                 text += [str(v) for e in p.effects for _, v, _ in e.fields]
                 for o in p.options:
                     text += [o.when_text] + [str(v) for e in o.effects for _, v, _ in e.fields]
-            hit = frozenset(re.findall(r"[a-z_]+", " ".join(text))) | {"call"}
+            hit = frozenset(re.findall(r"[a-z_]+", " ".join(text))) | {"call"} | DERIVATION_FACTS
             self._reads[kind] = hit
         return hit
 

@@ -19,7 +19,7 @@ from .errors import InputError, did_you_mean
 from .loader import Code, FactSpec, Kind, load_kinds
 from .values import MAX_CALL_LEVEL, Call, CallKind, Card, Seat, Side, Suit
 
-__all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult",
+__all__ = ["Incident", "parse_incident", "derive", "DERIVATION_FACTS", "higher", "requisite", "auction_result", "AuctionResult",
            "callers", "caller", "other_players", "seven_call", "three_hand_players"]
 
 
@@ -320,7 +320,7 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
 
 def _derive_implied(kind_id: str, kind: Kind, f: dict[str, Any], notes: list[str]) -> None:
     """Derive each fact that another fact of the incident determines, and refuse facts that contradict."""
-    for given, value, implied, implied_value, why in _IMPLIED:
+    for given, value, implied, implied_value, why, said in _IMPLIED:
         if given not in kind.facts or implied not in kind.facts or f.get(given) is None:
             continue
         if not value(f[given]):
@@ -332,7 +332,7 @@ def _derive_implied(kind_id: str, kind: Kind, f: dict[str, Any], notes: list[str
                                  f"{_show_default(f[given])}: {why}, so {implied} is {_show_default(want)}")
             continue
         f[implied] = want
-        notes.append(f"derived {implied} = {_show_default(want)}: {why}.")
+        notes.append(said)
     leader = f.get("next_leader")
     offender = f.get("offender")
     if "next_leader" in kind.facts and isinstance(leader, Seat) and isinstance(offender, Seat) \
@@ -342,22 +342,36 @@ def _derive_implied(kind_id: str, kind: Kind, f: dict[str, Any], notes: list[str
                          f"the player of the offender's side ({mates}) whose turn it is next to lead")
 
 
-# (given fact, when its value settles another, the fact settled, its value, why) — each read by the kinds that
-# have both facts
-_IMPLIED: tuple[tuple[str, Any, str, Any, str], ...] = (
-    ("followed_by", lambda v: True, "accepted", lambda v: v != "nobody",
-     "a lead is accepted when the next hand plays to it"),
+# (given fact, when its value settles another, the fact settled, its value, why, and the note said in words) — each
+# read by the kinds that have both facts
+_IMPLIED: tuple[tuple[str, Any, str, Any, str, str], ...] = (
+    ("followed_by", lambda v: v != "nobody", "accepted", True,
+     "a lead is accepted when the next hand plays to it",
+     "A card had been played to the lead: the lead was accepted."),
+    ("followed_by", lambda v: v == "nobody", "accepted", False,
+     "a lead no card was played to was not accepted",
+     "No card had been played to the lead: it was not accepted."),
     ("accepted", lambda v: v is False, "followed_by", "nobody",
-     "a lead not accepted has had no card played to it"),
+     "a lead not accepted has had no card played to it",
+     "The lead was not accepted: no card had been played to it."),
     ("all_threw", lambda v: v is True, "threw_cards", True,
-     "when all four players throw their cards on the table, the offender threw his"),
+     "when all four players throw their cards on the table, the offender threw his",
+     "All four players threw their cards on the table: the offender threw his."),
     ("established", lambda v: v is True, "quitted", True,
-     "a revoke is established only when its trick is turned and quitted or the next trick begun"),
+     "a revoke is established only when its trick is turned and quitted or the next trick begun",
+     "The revoke is established: its trick was turned and quitted."),
     ("both_claimants_looked", lambda v: v is True, "claimant_looked", True,
-     "both players entitled to claim had looked at their cards"),
+     "both players entitled to claim had looked at their cards",
+     "Both players entitled to claim had looked at their cards: the claimant had."),
     ("claimant_looked", lambda v: v is False, "both_claimants_looked", False,
-     "neither the claimant nor his partner had looked at his cards"),
+     "neither the claimant nor his partner had looked at his cards",
+     "Neither the claimant nor his partner had looked at his cards."),
 )
+
+
+DERIVATION_FACTS = frozenset(n for given, _, implied, *_ in _IMPLIED for n in (given, implied)) | {"next_leader"}
+"""The facts a derivation reads or writes: two incidents that differ in them may rule differently even where no
+provision reads them (one may be refused as a contradiction)."""
 
 
 _DEFAULTS: dict[int, tuple[Any, tuple[tuple[str, Any], ...]]] = {}

@@ -346,6 +346,10 @@ def _has_effect(p: Provision, kind: str) -> bool:
 
 
 def _param(params: Mapping[str, Any], dotted: str) -> bool:
+    """Does the code state the parameter (or say, citing its law, that it states none)?"""
+    none = getattr(params, "none", None)
+    if none is not None and none(dotted) is not None:
+        return True
     cur: Any = params
     for part in dotted.split("."):
         if not isinstance(cur, Mapping) or part not in cur:

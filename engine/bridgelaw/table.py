@@ -248,7 +248,7 @@ class Table:
             return self._ruled(kind, s, facts, **self._auction_record())
         if not self.state["calls"] and c.kind is not CallKind.BID and self.code.params.get("dealer_must_declare") \
                 and not st["barred"].get(s.value):  # a dealer barred from bidding (law 65) can only pass
-            law = self.code.params.get("cite", {}).get("dealer_must_declare", "")
+            law = self.code.params.law("dealer_must_declare")
             raise InputError("call", f"the dealer must declare to win at least one odd trick (law {law}): "
                              f"{c.text} is not open to him; bid, e.g. 1S")
         if st["barred"] and st["barred"].get(s.value) and c.kind is not CallKind.PASS:
