@@ -259,3 +259,18 @@ def test_any_account_document_is_refused_clearly_or_read(doc):
         assert e.path == "fuzz.yaml" and str(e).startswith("fuzz.yaml")
         return
     check_account("wcny-1913", sentences.Account("wcny-1913", tuple(own)))
+
+
+def test_codes_coverage_shows_the_account_per_code():
+    import json
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "bridgelaw.cli", "codes", "--coverage"], capture_output=True, text=True)
+    assert p.returncode == 0 and "remedy" in p.stdout and "unaccounted" in p.stdout
+    assert "unaccounted: " not in p.stdout and "problem: " not in p.stdout
+    rows = json.loads(subprocess.run([sys.executable, "-m", "bridgelaw.cli", "codes", "--coverage", "--json"],
+                                     capture_output=True, text=True).stdout)
+    by = {r["code"]: r["sentences"] for r in rows}
+    assert set(by) == set(CODES) and all(not s["unaccounted"] and not s["problems"] for s in by.values())
+    assert by["wcny-1913"]["sentences"] == sum(by["wcny-1913"]["tags"].values())

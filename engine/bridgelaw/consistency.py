@@ -24,18 +24,18 @@ import os
 from collections import Counter
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
 from .compare import align, incidents_for
 from .facts import DERIVATION_FACTS
-from .errors import BridgelawError, InputError, LawFileError, UnknownCodeError, did_you_mean
+from .errors import BridgelawError, InputError, UnknownCodeError, did_you_mean
 from .loader import EFFECT_FIELDS, Code, code_ids, load_code, load_kinds
 from .referee import rule
 from .resources import laws_dir
-from .sentences import _LABEL, Account, Sentence, load_account
+from .sentences import _LABEL, Account, load_account
 from .values import Ruling
 from .yamlsrc import Source, load_yaml
 
@@ -467,8 +467,8 @@ class _Counterparts:
             key = (ref, governing)
             hit = self._near.get(key)
             if hit is None:
-                best = max(governing, key=lambda g: _similar(ref.text, g.text))
-                hit = best if _similar(ref.text, best.text) >= 0.3 else self.of(ref)
+                nearest = max(governing, key=lambda g: _similar(ref.text, g.text))
+                hit = nearest if _similar(ref.text, nearest.text) >= 0.3 else self.of(ref)
                 self._near[key] = hit
             return hit
         hit = self._memo.get(ref)

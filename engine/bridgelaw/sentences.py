@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .errors import LawFileError, did_you_mean
+from .errors import did_you_mean
 from .loader import Code, Law, Provision, load_code, validate
 from .resources import laws_dir
 from .yamlsrc import Source, load_yaml
