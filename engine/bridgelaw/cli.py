@@ -133,8 +133,19 @@ def cmd_law(args: argparse.Namespace) -> int:
     number = args.number
     law = api.find_law(code, number)
     if args.json:
-        print(json.dumps(api.law_dict(code, law), indent=2, ensure_ascii=False))
+        data = api.law_dict(code, law)
+        if args.variants:
+            from .witnesses import readings
+
+            data["readings"] = readings(code, law.number)
+        print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
+    if args.variants:
+        from .witnesses import readings_text
+
+        print_after = readings_text(code, law.number)
+    else:
+        print_after = ""
     shown = law.number if law.number == number or not law.missing else number
     head = f"{code.id} — law {shown}" + (f" ({law.heading})" if law.heading else "")
     print(head)
@@ -150,6 +161,8 @@ def cmd_law(args: argparse.Namespace) -> int:
         print(_wrap(f"Note: {law.note}", "  "))
     if law.provisions:
         print("  provisions: " + ", ".join(p.id for p in law.provisions))
+    if print_after:
+        print(print_after)
     return 0
 
 
@@ -288,47 +301,25 @@ def _player_sheet(s: Any, lines: list[str], deals: tuple[Any, ...]) -> str:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from .compare import diff_codes, render, ruling_diff
+    from .compare import diff_codes, ruling_diff
+    from .report import render
 
+    fmt = "json" if args.json else args.format
     if args.rulings:
-        import time
-
-        t = time.perf_counter()
-        res = ruling_diff(args.a, args.b, args.kind or None)
-        res["seconds"] = round(time.perf_counter() - t, 2)
-        if args.json or args.format == "json":
-            print(json.dumps(res, indent=2, default=str))
-            return 0
-        print(f"{args.a} vs {args.b}: {res['incidents']} incidents ruled under both codes in {res['seconds']} s; "
-              f"{len(res['groups'])} kinds of difference")
-        for g in res["groups"]:
-            print(f"\n[{g['kind']}] {g['count']} incident(s), e.g. {json.dumps(g['example'])}")
-            for cid in (args.a, args.b):
-                print(f"    {cid:<22} {g[cid]['does']}  (laws {', '.join(g[cid]['laws']) or '—'})")
+        res = ruling_diff(args.a, args.b, args.kind or None, jobs=args.jobs)
+        print(render(res, fmt))
         return 0
-    if args.json or args.format == "json":
-        print(json.dumps(api.diff(args.a, args.b, args.topic), indent=2, ensure_ascii=False))
-        return 0
-    d = diff_codes(args.a, args.b, args.topic)
-    print(render(d, args.format))
+    if args.kind or args.jobs != 1:
+        raise InputError("--kind" if args.kind else "--jobs", "goes with --rulings (the rulings diff)")
+    print(render(diff_codes(args.a, args.b, args.topic, tuple(args.ignore or ())), fmt))
     return 0
 
 
 def cmd_history(args: argparse.Namespace) -> int:
     from .compare import history
+    from .report import render
 
-    rows = history(args.topic)
-    if args.json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
-        return 0
-    for r in rows:
-        print(f"{r['year']}  {r['code']} — {r['title']}")
-        if not r["laws"]:
-            print("    (no law on this topic)")
-        for law in r["laws"]:
-            print(f"  Law {law['number']}")
-            print(_wrap("MISSING: in no source" if law["missing"] else (law["text"] or "").replace("[^", "[")))
-        print()
+    print(render(history(args.topic), "json" if args.json else args.format))
     return 0
 
 
@@ -336,19 +327,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.against:
         return _audit_against(args)
     from .compare import audit
+    from .report import render
 
-    res = audit(args.code)
-    if args.json:
-        print(json.dumps(res, indent=2, default=str))
-        return 0
-    print(f"audit of {res['code']}: {res['incidents']} incidents ruled")
-    print(f"\nSilent ({len(res['silent'])}): the code prescribes nothing")
-    for x in res["silent"]:
-        print(f"  {x['kind']}: e.g. {json.dumps(x['example'])}" + (f" — {x['note']}" if x.get("note") else ""))
-    print(f"\nConflicts ({len(res['conflicts'])}): two provisions apply with clashing effects and no precedence")
-    for x in res["conflicts"]:
-        print(f"  {x['kind']}: {' and '.join(x['provisions'])} ({', '.join(x['effects'])}); "
-              f"e.g. {json.dumps(x['example'])}")
+    print(render(audit(args.code), "json" if args.json else args.format))
     return 0
 
 
@@ -524,20 +505,31 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import os
+
     from .server import serve
 
-    serve(args.host, args.port, args.log, args.quiet)
+    token = os.environ.get("BRIDGELAW_TOKEN") or None
+    if args.token_file:
+        try:
+            token = Path(args.token_file).expanduser().read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as e:
+            raise InputError("--token-file", f"{args.token_file}: cannot read the token: "
+                                             f"{getattr(e, 'strerror', None) or e}") from None
+    serve(args.host, args.port, args.log, args.quiet, token, args.allow_remote, tuple(args.allow_host or ()))
     return 0
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    from .rulinglog import RulingLog, default_path, summary, to_csv
+    from .rulinglog import RulingLog, default_path, write_csv
     from .wording import kind_name, seat_words
 
+    if args.limit is not None and args.limit < 1:
+        raise InputError("--limit", f"expected a number of rulings from 1, got {args.limit}")
     path = Path(args.log).expanduser() if args.log else default_path()
     if not path.is_file():
         if args.csv:
-            sys.stdout.write(to_csv([]))
+            write_csv([], sys.stdout)
         elif args.json:
             print("[]")
         else:
@@ -545,26 +537,31 @@ def cmd_log(args: argparse.Namespace) -> int:
         return 0
     book = RulingLog(path)
     try:
-        entries = book.entries(args.limit)
+        entries = book.last(args.limit) if args.limit else book.iter_entries()
+        if args.csv:  # streamed: a row at a time, whatever the log's length
+            write_csv(entries, sys.stdout)
+            return 0
+        if args.json:
+            print("[", end="")
+            for i, e in enumerate(entries):
+                print(("," if i else "") + "\n" + json.dumps(e.summary(), indent=2, ensure_ascii=False), end="")
+            print("\n]")
+            return 0
+        n = 0
+        for e in entries:
+            n += 1
+            s = e.summary()
+            who = f" by {seat_words(e.incident['offender'])}" if e.incident.get("offender") else ""
+            laws = f"  law {', '.join(s['laws'])}" if s["laws"] else ""
+            chose = f"  chose: {e.choice}" if e.choice else (
+                "  options: " + ", ".join(f"{o['id']} ({o['chooser']})" for o in s["options"]) if s["options"] else "")
+            print(f"#{e.id:<5} {e.time[:19].replace('T', ' ')}  {e.code:<20} "
+                  f"{kind_name(e.irregularity)}{who}{laws}{chose}")
+            if e.note:
+                print(_wrap(f"note: {e.note}", "       "))
+        print(f"{n} ruling(s) in {path}")
     finally:
         book.close()
-    if args.csv:
-        sys.stdout.write(to_csv(entries))
-        return 0
-    if args.json:
-        print(json.dumps([summary(e) for e in entries], indent=2, ensure_ascii=False))
-        return 0
-    for e in entries:
-        s = summary(e)
-        who = f" by {seat_words(e['incident']['offender'])}" if e["incident"].get("offender") else ""
-        laws = f"  law {', '.join(s['laws'])}" if s["laws"] else ""
-        chose = f"  chose: {e['choice']}" if e["choice"] else (
-            "  options: " + ", ".join(f"{o['id']} ({o['chooser']})" for o in s["options"]) if s["options"] else "")
-        print(f"#{e['id']:<5} {e['time'][:19].replace('T', ' ')}  {e['code']:<20} "
-              f"{kind_name(e['irregularity'])}{who}{laws}{chose}")
-        if e["note"]:
-            print(_wrap(f"note: {e['note']}", "       "))
-    print(f"{len(entries)} ruling(s) in {path}")
     return 0
 
 
@@ -579,6 +576,20 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------
+
+
+FORMATS = ("text", "markdown", "html", "json")  # bridgelaw.report.FORMATS (checked by a test)
+IGNORABLE = ("spelling",)  # bridgelaw.editions.IGNORABLE (checked by a test)
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, got {text!r}") from None
+    if not 1 <= n <= 64:
+        raise argparse.ArgumentTypeError(f"expected 1 to 64 processes, got {n}")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -600,6 +611,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("law", cmd_law, "print one law of a code")
     sp.add_argument("code")
     sp.add_argument("number")
+    sp.add_argument("--variants", action="store_true", help="the witnesses, the mends and the variant readings")
     sp = add("search", cmd_search, "search the text of every law")
     sp.add_argument("text", nargs="+")
     sp.add_argument("--code")
@@ -614,16 +626,22 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("a")
     sp.add_argument("b")
     sp.add_argument("--topic")
-    sp.add_argument("--format", choices=["text", "markdown", "html", "json"], default="text")
+    sp.add_argument("--format", choices=FORMATS, default="text")
+    sp.add_argument("--ignore", action="append", choices=IGNORABLE,
+                    help="set aside: spelling (with case, hyphens, quotation marks, punctuation, footnote marks)")
     sp.add_argument("--rulings", action="store_true", help="rule generated incidents under both codes")
     sp.add_argument("--kind", action="append", help="with --rulings: only this kind (repeatable)")
-    sp = add("history", cmd_history, "how one topic reads in every code, in date order")
+    sp.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="with --rulings: rule in N processes "
+                                                                       "(the output is the same)")
+    sp = add("history", cmd_history, "one topic through every code, in date order: its numbers, then its texts")
     sp.add_argument("topic")
+    sp.add_argument("--format", choices=FORMATS, default="text")
     sp = add("audit", cmd_audit, "where a code is silent, and provisions that clash without precedence")
     sp.add_argument("code")
     sp.add_argument("--against", metavar="OTHER", help="the consistency audit: rule generated incidents under "
                     "both codes (one game) and report where the rulings and the laws' texts disagree")
     sp.add_argument("--kind", action="append", help="with --against: only this kind (repeatable)")
+    sp.add_argument("--format", choices=FORMATS, default="text")
     sp = add("auction", cmd_auction, "run an auction call by call (SEAT:CALL or CALL in rotation); rule on irregularities")
     sp.add_argument("--code", required=True)
     sp.add_argument("--dealer", required=True)
@@ -642,6 +660,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--log", metavar="PATH", help="the ruling log (default $BRIDGELAW_LOG or "
                                                   "~/.local/share/bridgelaw/rulings.sqlite3)")
     sp.add_argument("--quiet", action="store_true", help="do not print a line per request")
+    sp.add_argument("--allow-remote", action="store_true",
+                    help="let a --host that is not a loopback address be served (a token is then required)")
+    sp.add_argument("--token-file", metavar="PATH", help="the token every request must present (Authorization: "
+                                                         "Bearer TOKEN; the page: /?token=TOKEN); "
+                                                         "default $BRIDGELAW_TOKEN")
+    sp.add_argument("--allow-host", action="append", metavar="NAME",
+                    help="another name the Host header may give (repeatable)")
     sp = add("log", cmd_log, "the rulings given at the desk (--csv: export as CSV)")
     sp.add_argument("--log", metavar="PATH", help="the ruling log (default $BRIDGELAW_LOG or "
                                                   "~/.local/share/bridgelaw/rulings.sqlite3)")

@@ -23,20 +23,19 @@ import itertools
 import os
 from collections import Counter
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Mapping
 
-from .compare import align, incidents_for
-from .facts import DERIVATION_FACTS
-from .errors import BridgelawError, InputError, UnknownCodeError, did_you_mean
+from .alignment import align
+from .factspace import Case, classes
+from .errors import InputError, UnknownCodeError, did_you_mean
 from .loader import EFFECT_FIELDS, Code, code_ids, load_code, load_kinds
-from .referee import rule
 from .resources import laws_dir
 from .sentences import _LABEL, Account, load_account
 from .values import Ruling
+from .textdiff import fold, spelling
 from .yamlsrc import Source, load_yaml
 
 __all__ = ["Ref", "Suspect", "Settlement", "AuditReport", "audit_against", "audit_game", "normalise",
@@ -62,12 +61,10 @@ class _Words:
 def _words_data(root: str) -> _Words:
     src = _settlement_source(root)
     d = src.data
-    spelling: dict[str, str] = {}
-    for i, group in enumerate(d.get("spelling") or []):
-        if not isinstance(group, list) or len(group) < 2 or not all(isinstance(w, str) for w in group):
-            raise src.error(("spelling", i), "a spelling group is a list of two or more words read as one")
-        for w in group:  # a word, or two words read as one ("any one", "anyone")
-            spelling[" ".join(_fold(x) for x in w.split())] = _fold(group[0])
+    from pathlib import Path as _P  # the spelling table is the historian's (laws/spelling.yaml): one for both tools
+
+    table = spelling(_P(root) / "spelling.yaml")
+    spelling_groups: dict[str, str] = dict(table.groups)
     words: set[str] = set()
     groups = d.get("substance") or {}
     if not isinstance(groups, dict):
@@ -80,7 +77,7 @@ def _words_data(root: str) -> _Words:
     revision = d.get("revision", 0.8)
     if not isinstance(revision, (int, float)) or isinstance(revision, bool) or not 0 < revision <= 1:
         raise src.error(("revision",), f"revision is a similarity between 0 and 1, got {revision!r}")
-    return _Words(spelling, frozenset(words), float(revision))
+    return _Words(spelling_groups, frozenset(words), float(revision))
 
 
 def _stem(word: str) -> str:
@@ -91,9 +88,7 @@ def _stem(word: str) -> str:
     return word
 
 
-def _fold(word: str) -> str:
-    w = unicodedata.normalize("NFKC", word).replace("_", "").lower()
-    return "".join(ch for ch in w if ch.isalnum())
+_fold = fold  # case, italics, hyphens, quotation marks and punctuation set aside (textdiff)
 
 
 _FOOTNOTE = re.compile(r"\[\^\w+\]")
@@ -101,7 +96,8 @@ _FOOTNOTE = re.compile(r"\[\^\w+\]")
 
 def normalise(text: str) -> tuple[str, ...]:
     """The words of a text with spelling set aside: case, italics, punctuation, hyphens, quotation marks,
-    footnote marks, and the spellings ``laws/consistency.yaml`` lists as one word (honour, honor)."""
+    footnote marks, and the spellings ``laws/spelling.yaml`` lists as one word (honour, honor; any one,
+    anyone) — the table ``bridgelaw diff --ignore spelling`` reads."""
     return _normalise(text, _root())
 
 
@@ -203,11 +199,11 @@ def _read_settlements(root: str) -> tuple[Source, tuple[Settlement, ...]]:
     src = load_yaml(path, "laws/consistency.yaml")
     d = src.data
     if not isinstance(d, dict):
-        raise src.error((), "expected a mapping with spelling, substance and settled")
-    unknown = set(d) - {"spelling", "substance", "revision", "settled"}
+        raise src.error((), "expected a mapping with substance, revision and settled")
+    unknown = set(d) - {"substance", "revision", "settled"}
     if unknown:
         k = sorted(unknown)[0]
-        raise src.error((k,), f"unknown key {k!r}; keys are spelling, substance, revision, settled")
+        raise src.error((k,), f"unknown key {k!r}; keys are substance, revision, settled")
     _, kinds = load_kinds()
     ids = set(code_ids(Path(root)))
     out = []
@@ -355,7 +351,8 @@ def _check_pair(a_id: str, b_id: str) -> tuple[Code, Code]:
 
 
 class _Side:
-    """One code's rulings over a fact space, memoised on the facts its provisions of the kind can read."""
+    """One code's rulings of the fact space's incidents, each interned as (signature, what it does, the
+    sentences that govern it)."""
 
     def __init__(self, code: Code) -> None:
         self.code = code
@@ -365,48 +362,15 @@ class _Side:
             for i, s in enumerate(la.sentences):
                 for pid in s.provisions:
                     self.by_provision.setdefault(pid, []).append(Ref(la.code, la.number, i, s.text))
-        self._reads: dict[str, frozenset[str]] = {}
-        self._memo: dict[tuple[Any, ...], int] = {}
         self.results: list[tuple[Any, ...] | None] = []  # the distinct rulings, by id
         self._ids: dict[Any, int] = {}
 
-    def rulings(self, incidents: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> list[int]:
-        """The id (into ``results``) of each incident's ruling under this code."""
-        return [self.ruling_id(kind, inc) for kind, inc, _ in incidents]
-
-    def reads(self, kind: str) -> frozenset[str]:
-        hit = self._reads.get(kind)
-        if hit is None:
-            text = []
-            for p in self.code.by_kind.get(kind, ()):
-                text += [p.when_text, p.chooser_text]
-                text += [str(v) for e in p.effects for _, v, _ in e.fields]
-                for o in p.options:
-                    text += [o.when_text] + [str(v) for e in o.effects for _, v, _ in e.fields]
-            hit = frozenset(re.findall(r"[a-z_]+", " ".join(text))) | {"call"} | DERIVATION_FACTS
-            self._reads[kind] = hit
-        return hit
-
-    def ruling_id(self, kind: str, inc: Mapping[str, Any]) -> int:
-        """The incident ruled under this code: (signature, what it does, governing sentences), or None, as an id."""
-        reads = self.reads(kind)
-        facts = inc.get("facts", {})
-        key = (kind, tuple(sorted((k, str(v)) for k, v in inc.items() if k != "facts")),
-               tuple(sorted((k, str(v)) for k, v in facts.items() if k in reads)))
-        hit = self._memo.get(key)
-        if hit is not None:
-            return hit
-        try:
-            r = rule({"code": self.code.id, **inc})
-        except BridgelawError:
-            out = None
-        else:
-            out = (_signature(r), _does(r), self._governing(r))
+    def intern(self, r: Ruling | None) -> int:
+        out = None if r is None else (_signature(r), _does(r), self._governing(r))
         rid = self._ids.get(out)
         if rid is None:
             rid = self._ids[out] = len(self.results)
             self.results.append(out)
-        self._memo[key] = rid
         return rid
 
     def _governing(self, r: Ruling) -> tuple[Ref, ...]:
@@ -454,7 +418,7 @@ def _does(r: Ruling) -> str:
 class _Counterparts:
     """Each governing sentence of one code, paired with the most similar sentence of the aligned law."""
 
-    def __init__(self, x: _Side, y: _Side, law_map: Mapping[str, str]) -> None:
+    def __init__(self, x: _Side, y: _Side, law_map: Mapping[str, tuple[str, ...]]) -> None:
         self.x, self.y = x, y
         self.law_map = law_map
         self._memo: dict[Ref, Ref] = {}
@@ -474,14 +438,14 @@ class _Counterparts:
         hit = self._memo.get(ref)
         if hit is not None:
             return hit
-        other = self.law_map.get(ref.law)
-        la = self.y.account.law(other) if other else None
+        aligned = [la for la in (self.y.account.law(n) for n in self.law_map.get(ref.law, ())) if la is not None]
+        la = aligned[0] if aligned else None
         best: tuple[float, Ref] | None = None
-        if la is not None:
-            for j, s in enumerate(la.sentences):
+        for lx in aligned:
+            for j, s in enumerate(lx.sentences):
                 sim = _similar(ref.text, s.text)
                 if best is None or sim > best[0]:
-                    best = (sim, Ref(la.code, la.number, j, s.text))
+                    best = (sim, Ref(lx.code, lx.number, j, s.text))
         if best is None or best[0] < 0.5:  # else the most like it among the laws that share a topic
             law = self.x.code.law(ref.law)
             topics = set(law.topics) if law is not None else set()
@@ -528,40 +492,40 @@ def _substance(a: str, b: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return substance(a, b)
 
 
-def _audit(x: _Side, y: _Side, incidents: list[tuple[str, dict[str, Any], dict[str, Any]]],
-           ids_x: list[int] | None = None, ids_y: list[int] | None = None) -> tuple[int, list[Suspect]]:
-    aligned = [(p.a.number, p.b.number) for p in align(x.code, y.code) if p.a is not None and p.b is not None]
-    xy, yx = _Counterparts(x, y, dict(aligned)), _Counterparts(y, x, {b: a for a, b in aligned})
-    ids_x = x.rulings(incidents) if ids_x is None else ids_x
-    ids_y = y.rulings(incidents) if ids_y is None else ids_y
+def _audit(x: _Side, y: _Side, cases: list[Case], ids_x: list[int], ids_y: list[int]) -> tuple[int, list[Suspect]]:
+    groups_ = align(x.code, y.code)
+    forward = {law.number: g.numbers_b for g in groups_ for law in g.a}
+    back = {law.number: g.numbers_a for g in groups_ for law in g.b}
+    xy, yx = _Counterparts(x, y, forward), _Counterparts(y, x, back)
     combos: dict[tuple[int, int], list[tuple[str, tuple[tuple[Ref, Ref], ...], Any]]] = {}
     groups: dict[tuple[Any, ...], dict[str, Any]] = {}
     tried = 0
-    for (kind, inc, varied), ix, iy in zip(incidents, ids_x, ids_y):
+    for case, ix, iy in zip(cases, ids_x, ids_y):
         rx, ry = x.results[ix], y.results[iy]
         if rx is None or ry is None:
             continue
-        tried += 1
+        tried += case.weight
         found = combos.get((ix, iy))
         if found is None:
             found = combos[(ix, iy)] = _suspects_of(x, y, xy, yx, rx, ry)
         if not found:
             continue
-        weight = sum(1 for v in varied.values() if v not in (False, None))
+        weight = sum(1 for _, v in case.decided_by if v not in (False, None))
         for typ, prs, differs in found:
-            key = (kind, typ, frozenset(_law_pair(p.law_ref, q.law_ref) for p, q in prs))
+            key = (case.kind, typ, frozenset(_law_pair(p.law_ref, q.law_ref) for p, q in prs))
             g = groups.get(key)
             if g is None:
-                groups[key] = {"count": 1, "weight": weight, "inc": inc, "typ": typ, "kind": kind,
-                               "pairs": dict.fromkeys(prs), "does": (rx[1], ry[1]), "differs": differs}
+                groups[key] = {"count": case.weight, "weight": weight, "inc": case.incident, "typ": typ,
+                               "kind": case.kind, "pairs": dict.fromkeys(prs), "does": (rx[1], ry[1]),
+                               "differs": differs}
                 continue
-            g["count"] += 1
+            g["count"] += case.weight
             g["pairs"].update(dict.fromkeys(prs))
             if typ == SAME:
                 g["differs"] = (tuple(dict.fromkeys(g["differs"][0] + differs[0])),
                                 tuple(dict.fromkeys(g["differs"][1] + differs[1])))
             if weight < g["weight"]:
-                g.update(weight=weight, inc=inc, does=(rx[1], ry[1]))
+                g.update(weight=weight, inc=case.incident, does=(rx[1], ry[1]))
     out = [Suspect(g["kind"], g["typ"], x.code.id, y.code.id, tuple(g["pairs"]), g["does"][0], g["does"][1],
                    g["differs"], g["count"], g["inc"]) for g in groups.values()]
     out.sort(key=lambda s: (s.kind, s.suspect, sorted(_law_pair(p.law_ref, q.law_ref) for p, q in s.pairs)))
@@ -600,10 +564,9 @@ def _settle(suspects: list[Suspect]) -> tuple[Suspect, ...]:
                          settled.get(s.key())) for s in suspects)
 
 
-def _incidents(codes: list[Code], kinds: Iterable[str]) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
-    for kind in kinds:
-        for inc, varied in incidents_for(codes, kind, limit=10 ** 6):
-            yield kind, inc, varied
+def _cases(codes: list[Code], kinds: Iterable[str]) -> list[Case]:
+    """One incident for each class of the codes' fact space (``factspace.classes``), ruled under each code."""
+    return [case for kind in kinds for case in classes(codes, kind)]
 
 
 def _kinds(codes: list[Code], kinds: Iterable[str] | None) -> list[str]:
@@ -619,8 +582,10 @@ def _kinds(codes: list[Code], kinds: Iterable[str] | None) -> list[str]:
 def audit_against(a_id: str, b_id: str, kinds: Iterable[str] | None = None) -> AuditReport:
     """Audit one code against another of the same game: every suspect, settled or not."""
     a, b = _check_pair(a_id, b_id)
-    chosen = _kinds([a, b], kinds)
-    tried, suspects = _audit(_Side(a), _Side(b), list(_incidents([a, b], chosen)))
+    cases = _cases([a, b], _kinds([a, b], kinds))
+    x, y = _Side(a), _Side(b)
+    tried, suspects = _audit(x, y, cases, [x.intern(c.rulings[0]) for c in cases],
+                             [y.intern(c.rulings[1]) for c in cases])
     return AuditReport(a.id, b.id, tried, _settle(suspects))
 
 
@@ -632,10 +597,10 @@ def audit_game(game: str | None = None) -> list[AuditReport]:
     for g in games:
         members = [c for c in codes if c.game == g]
         sides = {c.id: _Side(c) for c in members}
-        incidents = list(_incidents(members, _kinds(members, None)))
-        ids = {c.id: sides[c.id].rulings(incidents) for c in members}
+        cases = _cases(members, _kinds(members, None))
+        ids = {c.id: [sides[c.id].intern(case.rulings[k]) for case in cases] for k, c in enumerate(members)}
         for x, y in itertools.combinations(members, 2):
-            tried, suspects = _audit(sides[x.id], sides[y.id], incidents, ids[x.id], ids[y.id])
+            tried, suspects = _audit(sides[x.id], sides[y.id], cases, ids[x.id], ids[y.id])
             reports.append(AuditReport(x.id, y.id, tried, _settle(suspects)))
     return reports
 

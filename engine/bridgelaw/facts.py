@@ -19,7 +19,7 @@ from .errors import InputError, did_you_mean
 from .loader import Code, FactSpec, Kind, load_kinds
 from .values import MAX_CALL_LEVEL, Call, CallKind, Card, Seat, Side, Suit
 
-__all__ = ["Incident", "parse_incident", "derive", "DERIVATION_FACTS", "higher", "requisite", "auction_result", "AuctionResult",
+__all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult",
            "callers", "caller", "other_players", "seven_call", "three_hand_players"]
 
 
@@ -264,6 +264,7 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
             raise InputError(f"facts.{name}", f"not a fact of {kind_id}" + did_you_mean(name, allowed)
                              + f"; its facts are {', '.join(allowed)}")
         f[name] = _coerce(name, spec, value)
+    _check_strains(code, inc, f)
     if inc.dealer is not None:
         f["dealer"] = inc.dealer
     if inc.offender is not None:
@@ -327,7 +328,7 @@ def _derive_implied(kind_id: str, kind: Kind, f: dict[str, Any], notes: list[str
             continue
         want = implied_value(f[given]) if callable(implied_value) else implied_value
         if implied in f and f[implied] is not None:
-            if f[implied] != want:
+            if f[implied] != want and given not in _LENIENT:
                 raise InputError(f"facts.{implied}", f"{_show_default(f[implied])} contradicts facts.{given} = "
                                  f"{_show_default(f[given])}: {why}, so {implied} is {_show_default(want)}")
             continue
@@ -358,8 +359,8 @@ _IMPLIED: tuple[tuple[str, Any, str, Any, str, str], ...] = (
      "when all four players throw their cards on the table, the offender threw his",
      "All four players threw their cards on the table: the offender threw his."),
     ("established", lambda v: v is True, "quitted", True,
-     "a revoke is established only when its trick is turned and quitted or the next trick begun",
-     "The revoke is established: its trick was turned and quitted."),
+     "a revoke is established when its trick is turned and quitted or the next trick begun",
+     "The revoke is established: its trick is taken as turned and quitted."),
     ("both_claimants_looked", lambda v: v is True, "claimant_looked", True,
      "both players entitled to claim had looked at their cards",
      "Both players entitled to claim had looked at their cards: the claimant had."),
@@ -369,9 +370,22 @@ _IMPLIED: tuple[tuple[str, Any, str, Any, str, str], ...] = (
 )
 
 
-DERIVATION_FACTS = frozenset(n for given, _, implied, *_ in _IMPLIED for n in (given, implied)) | {"next_leader"}
-"""The facts a derivation reads or writes: two incidents that differ in them may rule differently even where no
-provision reads them (one may be refused as a contradiction)."""
+# settled only where not given: a revoke may be established by a play to the next trick before its own trick is
+# turned, so "established" and "not quitted" together are unusual, not a contradiction
+_LENIENT = frozenset({"established"})
+
+
+
+def _check_strains(code: Code, inc: Incident, f: Mapping[str, Any]) -> None:
+    """Every bid of the incident (its call facts and its auction) in a strain the code has: its trick values
+    name them (no royal spades before the codes that score them)."""
+    strains = code.params.get("trick_values") or {}
+    bids = [(f"facts.{n}", v) for n, v in f.items() if isinstance(v, Call)]
+    bids += [(f"auction[{i}]", c) for i, c in enumerate(inc.auction)]
+    for where, c in bids:
+        if c.strain is not None and c.strain.value not in strains:
+            raise InputError(where, f"{c.text!r}: {code.id} has no {c.strain.value} declaration "
+                                    f"(its strains: {', '.join(strains)})")
 
 
 _DEFAULTS: dict[int, tuple[Any, tuple[tuple[str, Any], ...]]] = {}
