@@ -401,33 +401,117 @@ def cmd_auction(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from .pbn import read_pbn
-    from .replay import replay
+    """Replay records — PBN files (every game), JSON deal records, folders of them — a line per board."""
+    import time
+
+    from .replay.archive import Passthrough, Summary, boards, run
+
+    if args.jobs < 1:
+        raise InputError("--jobs", f"expected a number of processes, at least 1; got {args.jobs}")
+    out = sys.stdout
+    summary = Summary()
+    started = time.perf_counter()
+    writer = _Writer(args.write) if args.write else None
+    spread = args.jobs > 1 or bool(args.dask)  # the games are read where they are replayed
+    results = run(boards(args.file, args.code, write=bool(args.write), unread=spread), jobs=args.jobs,
+                  dask=args.dask)
+    first: Any = None
+    second: Any = None
+    refused: Any = None
+    bar = _progress(args.quiet)
+    try:
+        for r in results:
+            if isinstance(r, Passthrough):
+                if writer:
+                    writer.add(r.text)
+                continue
+            summary.add(r)
+            if bar is not None:
+                bar.update(1)
+            if writer:
+                writer.add(r.written or "")
+            if r.status == "refused" and refused is None:
+                refused = r
+            if first is None:  # one record on its own is shown in full: hold the first line back
+                first = r
+                continue
+            if second is None:
+                second = r
+                _board_line(first, args.json, out)
+            _board_line(r, args.json, out)
+    finally:
+        if bar is not None:
+            bar.close()
+        if writer:
+            writer.close()
+    if first is not None and second is None:
+        if not args.json and first.detail is not None or not args.json and first.rulings:
+            _board_detail(first, out)
+        _board_line(first, args.json, out)
+    elapsed = time.perf_counter() - started
+    n = sum(summary.total().values())
+    if n > 1 and not args.quiet:
+        print(summary.table(elapsed), file=sys.stderr if args.json else out)
+    if refused is not None:
+        more = summary.total()["refused"] - 1
+        print(f"bridgelaw: {refused.reason}" + (f" (and {more} more board{'s' if more > 1 else ''} refused, of {n})"
+                                                 if more else ""), file=sys.stderr)
+        return 2
+    return 0
+
+
+def _progress(quiet: bool) -> Any:
+    """A progress bar on standard error, for a run that lasts (tqdm shows it after a second), when standard
+    error is a terminal and the result lines go elsewhere (on one terminal, the lines are the progress)."""
+    if quiet or not sys.stderr.isatty() or sys.stdout.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(unit=" boards", delay=1.0, file=sys.stderr, leave=False)
+
+
+class _Writer:
+    def __init__(self, path: str) -> None:
+        try:
+            self.f = open(path, "w", encoding="utf-8", newline="\n")
+        except OSError as e:
+            raise InputError("--write", f"cannot write {path}: {e.strerror}") from None
+        self.f.write("\ufeff")  # the byte-order mark shows UTF-8 (§2.2 would read ISO 8859-1)
+        self.n = 0
+
+    def add(self, text: str) -> None:
+        if not text:
+            return
+        if self.n:
+            self.f.write("\n")
+        self.f.write(text)
+        self.n += 1
+
+    def close(self) -> None:
+        self.f.close()
+
+
+def _board_line(r: Any, as_json: bool, out: Any) -> None:
+    if as_json:
+        out.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
+    else:
+        out.write(r.text() + "\n")
+        for n in r.notes:
+            out.write(f"  note: {n}\n")
+    out.flush()
+
+
+def _board_detail(r: Any, out: Any) -> None:
+    """One record on its own: every ruling as it came."""
     from .wording import effect_sentence, kind_name
 
-    if args.file == "-":
-        text, name = sys.stdin.read(), "<stdin>"
-    else:
-        try:
-            text, name = Path(args.file).read_text(encoding="utf-8"), args.file
-        except OSError as e:
-            raise InputError("FILE", f"cannot read {args.file}: {e.strerror}") from None
-    stripped = text.lstrip()
-    if stripped.startswith(("[", "%")):
-        reports = [replay(rec, args.code) for rec in read_pbn(text, name)]
-    else:
-        data = _read_input(args.file) if args.file != "-" else json.loads(text)
-        reports = [replay(d, args.code) for d in (data if isinstance(data, list) else [data])]
-    if args.json:
-        print(json.dumps(reports if len(reports) > 1 else reports[0], indent=2, ensure_ascii=False, default=str))
-        return 0
-    for rep in reports:
-        print(f"Replay under {rep['code']}")
-        for ev in rep["events"]:
+    print(f"Replay under {r.code}", file=out)
+    if r.detail is not None:  # a JSON record: its events, as the table answered them
+        for ev in r.detail["events"]:
             if "note" in ev:
-                print(f"  note: {ev['note']}")
-            elif "applied" in ev:
-                print(f"  -> applied {ev['applied']} ({kind_name(ev['irregularity'])})")
+                continue
+            if "applied" in ev:
+                print(f"  -> applied {ev['applied']} ({kind_name(ev['irregularity'])})", file=out)
             elif "ruling" in ev:  # an irregularity, or a ruling now due (a revoke established by this card)
                 what = ev.get("call") or ev.get("card") or ev.get("expose")
                 effects = [effect_sentence(e) for e in ev["ruling"]["effects"] if e["kind"] != "procedure"]
@@ -437,15 +521,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
                     kind += " (a ruling now due)"
                 print(f"  {ev['seat']} {what}: {kind} — "
                       + "; ".join([*(f"[{o['id']}] {o.get('label', '')}" for o in ev["ruling"]["options"]),
-                                   *effects]))
-        for m in rep["mismatches"]:
-            print(f"  MISMATCH: {m}")
-        if rep.get("declarer"):
-            print(f"  contract {rep['contract']} by {rep['declarer']}; {rep['phase']}")
-        if "score" in rep:
-            for side, t in rep["score"]["totals"].items():
-                print(f"  {side}: {t['trick']} below, {t['honour']} above, {t['total']} in all")
-    return 0
+                                   *effects]), file=out)
+        return
+    for x in r.rulings:
+        print(f"  {x['at']}: {kind_name(x['kind'])} by {x['offender']} (law {', '.join(x['laws'])}) — "
+              f"{x['remedy'] or '-'}" + (f", {x['how']}" if x.get("how") else ""), file=out)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -646,9 +726,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--code", required=True)
     sp.add_argument("--dealer", required=True)
     sp.add_argument("calls", nargs="+", metavar="CALL")
-    sp = add("replay", cmd_replay, "replay a deal record (JSON events, or PBN 2.1 with ^ markers), ruling as it goes")
-    sp.add_argument("file")
-    sp.add_argument("--code", help="the code, when the record does not name it")
+    sp = add("replay", cmd_replay, "replay deal records — PBN 2.1 files (every game), JSON records, folders of "
+                                   "them — ruling as it goes; a line per board (--json: JSON Lines)")
+    sp.add_argument("file", nargs="+", metavar="FILE", help="a PBN file, a JSON or YAML record, a folder, or -")
+    sp.add_argument("--code", help="the code, when the record does not name it ([BridgelawCode] does)")
+    sp.add_argument("--jobs", type=int, default=1, metavar="N", help="spread the boards over N processes")
+    sp.add_argument("--dask", metavar="ADDRESS", help="run the boards on the Dask scheduler at ADDRESS "
+                                                      "('local': a local cluster of --jobs workers)")
+    sp.add_argument("--write", metavar="FILE", help="write the games back as PBN, with the rulings and remedies")
+    sp.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     sp = add("ask", cmd_ask, "the referee's interview: what happened, who offended, the calls; then only the "
                              "questions the ruling still needs")
     sp.add_argument("code", nargs="?")
