@@ -316,11 +316,12 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
 
 
 # --------------------------------------------------------------------------
-# Facts the rest of the incident settles: derived, not asked (a contradiction is refused by name)
+# Facts the rest of the incident settles: derived, not asked
 
 
 def _derive_implied(kind_id: str, kind: Kind, f: dict[str, Any], notes: list[str]) -> None:
-    """Derive each fact that another fact of the incident determines, and refuse facts that contradict."""
+    """Derive each fact that another fact of the incident determines, where it is not given; refuse a leader
+    named from the innocent side."""
     for given, value, implied, implied_value, why, said in _IMPLIED:
         if given not in kind.facts or implied not in kind.facts or f.get(given) is None:
             continue
@@ -328,10 +329,7 @@ def _derive_implied(kind_id: str, kind: Kind, f: dict[str, Any], notes: list[str
             continue
         want = implied_value(f[given]) if callable(implied_value) else implied_value
         if implied in f and f[implied] is not None:
-            if f[implied] != want and given not in _LENIENT:
-                raise InputError(f"facts.{implied}", f"{_show_default(f[implied])} contradicts facts.{given} = "
-                                 f"{_show_default(f[given])}: {why}, so {implied} is {_show_default(want)}")
-            continue
+            continue  # given: each code reads the fact its own law names (a table answers one over the other)
         f[implied] = want
         notes.append(said)
     leader = f.get("next_leader")
@@ -370,9 +368,7 @@ _IMPLIED: tuple[tuple[str, Any, str, Any, str, str], ...] = (
 )
 
 
-# settled only where not given: a revoke may be established by a play to the next trick before its own trick is
-# turned, so "established" and "not quitted" together are unusual, not a contradiction
-_LENIENT = frozenset({"established"})
+
 
 
 
