@@ -253,6 +253,8 @@ LAWS_FILES: dict[str, str] = {
     "kinds.d": "kinds and facts particular codes add (read by catalogue)",
     "topics.yaml": "the topic taxonomy (read by catalogue)",
     "spelling.yaml": "spellings the editions print differently (read by textdiff)",
+    "accounting.yaml": "how the sentences of a law are accounted for (read by sentences)",
+    "consistency.yaml": "what the consistency audit compares (read by consistency)",
 }
 _HEADING = re.compile(r"^[0-9]{2}-[a-z0-9]+(?:-[a-z0-9]+)*\.yaml$")
 
@@ -834,7 +836,7 @@ def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], 
             fields.append((name, value, None))
             continue
         assert isinstance(ftype, Type)
-        if isinstance(value, bool) or isinstance(value, int):
+        if isinstance(value, (bool, int, float)):
             _check_literal_number(src, key + (name,), kind, name, ftype, value)
             fields.append((name, value, None))
             continue
@@ -876,7 +878,7 @@ def _check_literal_number(src: Source, key: tuple[Any, ...], kind: EffectKind, n
     """A number or true/false written as an effect field must be of the field's type: ``points: true`` is no
     number, and a count below zero turns a penalty round."""
     want_bool = ftype.name == "bool"
-    if isinstance(value, bool) != want_bool or (not want_bool and ftype.name != "int"):
+    if isinstance(value, bool) != want_bool or isinstance(value, float) or (not want_bool and ftype.name != "int"):
         got = ("true or false" if isinstance(value, bool) else "a number")
         raise src.error(key, f"{kind.value}.{name} is a {ftype}, got {got} ({value!r})")
     if not want_bool and value < 0 and name in COUNT_FIELDS.get(kind, ()):

@@ -366,6 +366,7 @@ class Option:
     effects: tuple[Effect, ...]
     provision: str = ""
     label: str = ""
+    awaits: tuple[str, ...] = ()  # facts still to be answered: the option is stated (label) but not yet priced
 
     @property
     def choosers(self) -> tuple[str, ...]:
@@ -394,6 +395,8 @@ class Option:
             d["label"] = self.label
         if self.provision:
             d["provision"] = self.provision
+        if self.awaits:
+            d["awaits"] = list(self.awaits)
         return d
 
 

@@ -7,8 +7,9 @@ rules:
 - **YAML 1.2 scalars only**: ``true``/``false`` are booleans and ``[-+]?[0-9]+``
   an integer; ``yes``, ``on``, ``0x1``, ``0o7``, ``1_0``, ``0b1001`` and dates
   are text, as YAML 1.2 reads them (YAML 1.1, PyYAML's default, made ``no`` a
-  boolean and ``1_0`` the number ten). Decimal numbers and explicit tags are
-  refused: no bridgelaw data has them, and a schema would take ``50.0`` for 50;
+  boolean and ``1_0`` the number ten). A whole number written as a decimal
+  (``50.0``, which a schema's "integer" would take for 50), ``.inf``, ``.nan``
+  and explicit tags are refused;
 - **limits instead of crashes**: nesting deeper than :data:`limits.YAML_DEPTH`, an
   integer of more than :data:`limits.INT_DIGITS` digits, more than
   :data:`limits.YAML_ALIASES` aliases or a document that aliases would expand past
@@ -379,6 +380,11 @@ def _scalar(text: str, style: str | None, fail: Callable[[int, int, str], LawFil
             raise fail(line, col, f"an integer of {digits} digits: at most {MAX_INT_DIGITS} (quote it if it is text)")
         return int(text)
     if _FLOAT.match(text):
-        raise fail(line, col, f"{text!r} is a decimal number: bridgelaw data takes whole numbers (quote it if it "
-                   "is text)")
+        value = float(text.replace(".inf", "inf").replace(".Inf", "inf").replace(".INF", "inf").replace(".nan", "nan")
+                      .replace(".NaN", "nan").replace(".NAN", "nan"))
+        if value != value or value in (float("inf"), float("-inf")):
+            raise fail(line, col, f"{text!r} is not a number bridgelaw data takes (quote it if it is text)")
+        if value.is_integer():  # 50.0 would pass a schema's "integer" as 50: say it as it is
+            raise fail(line, col, f"{text!r} is a whole number written as a decimal: write {int(value)}")
+        return value
     return text
