@@ -17,7 +17,7 @@ from .errors import InputError, UnknownCodeError, did_you_mean
 
 __all__ = [
     "NotFoundError", "codes", "code_detail", "find_law", "law_dict", "law", "search", "kinds", "ruling_dict", "rule",
-    "score", "auction", "auction_run", "diff", "casebook",
+    "score", "auction", "auction_run", "diff", "casebook", "interview",
 ]
 
 
@@ -297,3 +297,34 @@ def _mtime(path: Any) -> int:
 def _plain(v: Any) -> Any:
     """YAML data as JSON data (dates and the like as strings)."""
     return json.loads(json.dumps(v, default=str))
+
+
+def interview(request: Any) -> dict[str, Any]:
+    """``POST /interview``: one round of the referee's interview (:mod:`bridgelaw.interview`, the flow of
+    ``bridgelaw ask``). The request is ``{answers, answer, key}`` (``schema/interview.schema.json``): the answers so
+    far, and the answer typed to the step asked, or to ``key`` (an earlier answer changed: the interview resumes
+    from there), or ``key`` alone (that answer taken back, with those after it). The reply has the answers as they
+    now stand, every answer in the order asked with its question and its words, and either the step to ask now
+    (asked again with its ``problem`` after a bad answer: that is the flow, not an error) or, when nothing more is
+    asked, the incident the answers make and its ruling with its words (as ``POST /rule`` gives it). A request
+    that cannot be answered (answers that do not hold, a key never asked) is an :class:`InputError` naming the field."""
+    from .interview import Interview
+
+    if not isinstance(request, dict):
+        raise InputError("body", "expected an object: {answers, answer, key}")
+    for k in request:
+        if k not in ("answers", "answer", "key"):
+            raise InputError(str(k), "unknown field; fields are answers, answer, key")
+    for name in ("answer", "key"):
+        if request.get(name) is not None and not isinstance(request[name], str):
+            raise InputError(name, f"expected text, got {request[name]!r}")
+    answers = request.get("answers")
+    try:
+        iv = Interview.from_dict({} if answers is None else answers)
+    except InputError as e:
+        raise InputError(e.field if e.field.startswith("answers") else f"answers.{e.field}", e.message) from None
+    step = iv.take(request.get("answer"), request.get("key"))
+    done = step is None
+    return {"answers": iv.to_dict(), "asked": [a.to_dict() for a in iv.asked()],
+            "step": None if done else step.to_dict(), "incident": iv.incident() if done else None,
+            "ruling": ruling_dict(iv.ruling()) if done else None}

@@ -294,11 +294,12 @@ ROUTES: list[tuple[str, dict[str, Handler]]] = [
     ("/log", {"GET": _log_get, "POST": _log_post}),
     ("/log/{id}", {"GET": _log_entry}),
     ("/rule", {"POST": _rule}),
+    ("/interview", {"POST": lambda d, r: d.work(r, api.interview, r.body)}),
     ("/score", {"POST": lambda d, r: d.work(r, api.score, r.body)}),
     ("/auction", {"POST": lambda d, r: d.work(r, api.auction, r.body)}),
 ]
 DRY: dict[str, Callable[[Any], Any]] = {"/rule": api.rule, "/log": _log_request, "/score": api.score,
-                                        "/auction": api.auction}
+                                        "/auction": api.auction, "/interview": api.interview}
 
 
 def _as_query(fn: Callable[..., Any], *args: Any) -> Any:
