@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from .errors import InputError
+from .errors import InputError, did_you_mean
 from .values import Call, Card, Seat
 from .wording import call_words, card_words, choice_words, kind_name, seat_words, side_words, suit_words
 
@@ -605,8 +605,9 @@ class Interview:
         hits = [c for c in ids if t and t in c]
         if len(hits) == 1:
             return hits[0]
-        raise InputError("code", f"{text.strip()!r} names no one code; answer a number from 1 to {len(ids)}, or one "
-                         f"of {', '.join(ids)}" + (f" (that year has {', '.join(by_year)})" if by_year else ""))
+        raise InputError("code", f"{text.strip()!r} names no one code{did_you_mean(t, ids)}; answer a number from 1 "
+                         f"to {len(ids)}, or one of {', '.join(ids)}"
+                         + (f" (that year has {', '.join(by_year)})" if by_year else ""))
 
     def _parse_kind(self, text: str) -> str:
         from .loader import load_kinds
