@@ -182,10 +182,11 @@ def _fact_dict(f: Any) -> dict[str, Any]:
 def kinds() -> dict[str, Any]:
     """``bridgelaw kinds --json``: the facts every kind may use, and every kind with its facts."""
     from .loader import load_kinds
+    from .wording import kind_name
 
     common, all_kinds = load_kinds()
     return {"common": {n: _fact_dict(f) for n, f in common.items()},
-            "kinds": {k.id: {"phase": k.phase, "summary": k.summary,
+            "kinds": {k.id: {"name": kind_name(k.id), "phase": k.phase, "summary": k.summary,
                              "facts": {n: _fact_dict(f) for n, f in k.facts.items()}}
                       for k in all_kinds.values()}}
 

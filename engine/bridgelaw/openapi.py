@@ -121,6 +121,7 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
     s["Kinds"] = _obj({
         "common": {"type": "object", "additionalProperties": fact},
         "kinds": {"type": "object", "additionalProperties": _obj({
+            "name": {"type": "string", "description": "the kind in words"},
             "phase": {"type": "string"}, "summary": {"type": "string"},
             "facts": {"type": "object", "additionalProperties": fact}})}})
     s["AuctionRequest"] = _obj({
@@ -154,7 +155,8 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
     s["LogSummary"] = _obj({**entry, "laws": _arr({"type": "string"}),
                             "options": _arr(_obj({"id": {"type": "string"}, "chooser": {"type": "string"},
                                                   "law": {"type": "string"}})),
-                            "effects": _arr({"type": "string"})})
+                            "effects": _arr({"type": "string"}),
+                            "heading": {"type": ["string", "null"], "description": "the ruling's heading in words"}})
     s["Log"] = _obj({"count": {"type": "integer", "description": "rulings in the log"},
                      "next_before": {"type": ["integer", "null"],
                                      "description": "the `before` of the page of older entries (null: none)"},
