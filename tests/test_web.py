@@ -303,7 +303,13 @@ def test_the_casebook_rules_on_its_incidents(browser, desk):
     page = w.open()
     page.click("#tab-casebook")
     page.wait_for_selector("#case-list li")
-    assert not SNAKE.search(page.inner_text("#case-list"))
+    from bridgelaw import api
+
+    cases = api.casebook()  # every case is listed, by its name
+    assert page.locator("#case-list li").count() == len(cases) >= 1000
+    assert page.inner_text("#case-count") == f"The casebook: {len(cases)} case(s)"
+    listed = page.locator("#case-list li").all_inner_texts()
+    assert all(c["name"] in text for c, text in zip(cases, listed)) and not SNAKE.search("\n".join(listed))
     page.select_option("#case-code", "wcny-1913")
     page.fill("#case-filter", "first established revoke gives the declarer")
     page.locator("#case-list button").first.click()

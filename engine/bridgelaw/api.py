@@ -352,7 +352,8 @@ def interview(request: Any) -> dict[str, Any]:
     except InputError as e:
         raise InputError(e.field if e.field.startswith("answers") else f"answers.{e.field}", e.message) from None
     step = iv.take(request.get("answer"), request.get("key"))
-    done = step is None
-    return {"answers": iv.to_dict(), "asked": [a.to_dict() for a in iv.asked()],
-            "step": None if done else step.to_dict(), "incident": iv.incident() if done else None,
-            "ruling": ruling_dict(iv.ruling()) if done else None}
+    if step is not None:
+        return {"answers": iv.to_dict(), "asked": [a.to_dict() for a in iv.asked()], "step": step.to_dict(),
+                "incident": None, "ruling": None}
+    return {"answers": iv.to_dict(), "asked": [a.to_dict() for a in iv.asked()], "step": None,
+            "incident": iv.incident(), "ruling": ruling_dict(iv.ruling())}
