@@ -67,6 +67,7 @@ def coverage_rows() -> list[dict[str, Any]]:
     from .loader import code_ids, load_code
     from .referee import rule
     from .resources import rulings_dir
+    from .sentences import coverage
 
     root = rulings_dir()
     cases = load_cases(root) if root else []
@@ -83,6 +84,7 @@ def coverage_rows() -> list[dict[str, Any]]:
             "provisions": len(own), "rulings": len(mine), "scores": len([c for c in scores
                                                                          if c.incident.get("code") == cid]),
             "without_ruling": [p.full_id for p in own if p.full_id not in covered],
+            "sentences": coverage(cid).to_dict(),
         })
     return rows
 
@@ -101,6 +103,7 @@ def cmd_codes(args: argparse.Namespace) -> int:
         for r in rows:
             for pid in r["without_ruling"]:
                 print(f"  no ruling: {pid}")
+        _print_sentence_coverage([r["sentences"] for r in rows])
         return 0
 
     rows = api.codes()
@@ -112,6 +115,21 @@ def cmd_codes(args: argparse.Namespace) -> int:
         print(f"{r['id']:<22} {r['year']}  {r['game']:<16} {r['laws']:>4} laws {r['provisions']:>4} provisions  "
               f"{r['title']}{ext}")
     return 0
+
+
+def _print_sentence_coverage(rows: list[dict[str, Any]]) -> None:
+    """The sentence account per code: sentences by tag, remedy-bearing ones, and what nothing accounts for."""
+    tags = list(rows[0]["tags"]) if rows else []
+    print(f"\n{'sentences':<22}{'all':>6}{'remedy':>8}" + "".join(f"{t:>{max(len(t) + 1, 6)}}" for t in tags)
+          + f"{'unaccounted':>13}")
+    for r in rows:
+        print(f"{r['code']:<22}{r['sentences']:>6}{r['remedy_bearing']:>8}"
+              + "".join(f"{r['tags'][t]:>{max(len(t) + 1, 6)}}" for t in tags) + f"{len(r['unaccounted']):>13}")
+    for r in rows:
+        for f in r["unaccounted"]:
+            print(f"  unaccounted: {f['at']}: law {f['law']}: {f['message']}")
+        for f in r["problems"]:
+            print(f"  problem: {f['at']}: law {f['law']}: {f['message']}")
 
 
 def cmd_law(args: argparse.Namespace) -> int:
@@ -312,11 +330,42 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    if args.against:
+        return _audit_against(args)
     from .compare import audit
     from .report import render
 
     print(render(audit(args.code), "json" if args.json else args.format))
     return 0
+
+
+def _audit_against(args: argparse.Namespace) -> int:
+    """``audit CODE --against OTHER``: the consistency audit of two codes of one game (exit 1: unsettled suspects)."""
+    from .consistency import audit_against
+
+    rep = audit_against(args.code, args.against, args.kind)
+    if args.json:
+        print(json.dumps(rep.to_dict(), indent=2, ensure_ascii=False))
+        return 1 if rep.unsettled else 0
+    print(f"consistency audit of {rep.a} against {rep.b}: {rep.incidents} incidents ruled under both, "
+          f"{len(rep.suspects)} suspect(s), {len(rep.unsettled)} unsettled")
+    for x in rep.suspects:
+        what = ("rule differently, though their laws read the same" if x.suspect == "different-ruling"
+                else "rule alike, though a law changed in substance")
+        status = (f"settled ({x.settlement.verdict}, laws/consistency.yaml:{x.settlement.line}): {x.settlement.why}"
+                  if x.settlement else "UNSETTLED: read the laws, then fix the data or record why in "
+                                      "laws/consistency.yaml")
+        print(f"\n{x.kind}: the codes {what} ({x.count} incident(s)); e.g. {json.dumps(dict(x.example))}")
+        print(f"  {rep.a}: {x.a_does}")
+        print(f"  {rep.b}: {x.b_does}")
+        for p, q in x.pairs:
+            for side, ref in ((rep.a, p), (rep.b, q)):
+                law = ref.law_ref.split("/", 1)[1]
+                print(f"  {side} law {law}: " + (ref.text if ref.index >= 0 else "(no sentence answers it)"))
+        if x.suspect == "same-ruling" and (x.differs[0] or x.differs[1]):
+            print(f"  differs in: {', '.join(x.differs[0]) or '-'} / {', '.join(x.differs[1]) or '-'}")
+        print(f"  {status}")
+    return 1 if rep.unsettled else 0
 
 
 def cmd_auction(args: argparse.Namespace) -> int:
@@ -358,33 +407,117 @@ def cmd_auction(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from .pbn import read_pbn
-    from .replay import replay
+    """Replay records — PBN files (every game), JSON deal records, folders of them — a line per board."""
+    import time
+
+    from .replay.archive import Passthrough, Summary, boards, run
+
+    if args.jobs < 1:
+        raise InputError("--jobs", f"expected a number of processes, at least 1; got {args.jobs}")
+    out = sys.stdout
+    summary = Summary()
+    started = time.perf_counter()
+    writer = _Writer(args.write) if args.write else None
+    spread = args.jobs > 1 or bool(args.dask)  # the games are read where they are replayed
+    results = run(boards(args.file, args.code, write=bool(args.write), unread=spread), jobs=args.jobs,
+                  dask=args.dask)
+    first: Any = None
+    second: Any = None
+    refused: Any = None
+    bar = _progress(args.quiet)
+    try:
+        for r in results:
+            if isinstance(r, Passthrough):
+                if writer:
+                    writer.add(r.text)
+                continue
+            summary.add(r)
+            if bar is not None:
+                bar.update(1)
+            if writer:
+                writer.add(r.written or "")
+            if r.status == "refused" and refused is None:
+                refused = r
+            if first is None:  # one record on its own is shown in full: hold the first line back
+                first = r
+                continue
+            if second is None:
+                second = r
+                _board_line(first, args.json, out)
+            _board_line(r, args.json, out)
+    finally:
+        if bar is not None:
+            bar.close()
+        if writer:
+            writer.close()
+    if first is not None and second is None:
+        if not args.json and first.detail is not None or not args.json and first.rulings:
+            _board_detail(first, out)
+        _board_line(first, args.json, out)
+    elapsed = time.perf_counter() - started
+    n = sum(summary.total().values())
+    if n > 1 and not args.quiet:
+        print(summary.table(elapsed), file=sys.stderr if args.json else out)
+    if refused is not None:
+        more = summary.total()["refused"] - 1
+        print(f"bridgelaw: {refused.reason}" + (f" (and {more} more board{'s' if more > 1 else ''} refused, of {n})"
+                                                 if more else ""), file=sys.stderr)
+        return 2
+    return 0
+
+
+def _progress(quiet: bool) -> Any:
+    """A progress bar on standard error, for a run that lasts (tqdm shows it after a second), when standard
+    error is a terminal and the result lines go elsewhere (on one terminal, the lines are the progress)."""
+    if quiet or not sys.stderr.isatty() or sys.stdout.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(unit=" boards", delay=1.0, file=sys.stderr, leave=False)
+
+
+class _Writer:
+    def __init__(self, path: str) -> None:
+        try:
+            self.f = open(path, "w", encoding="utf-8", newline="\n")
+        except OSError as e:
+            raise InputError("--write", f"cannot write {path}: {e.strerror}") from None
+        self.f.write("\ufeff")  # the byte-order mark shows UTF-8 (§2.2 would read ISO 8859-1)
+        self.n = 0
+
+    def add(self, text: str) -> None:
+        if not text:
+            return
+        if self.n:
+            self.f.write("\n")
+        self.f.write(text)
+        self.n += 1
+
+    def close(self) -> None:
+        self.f.close()
+
+
+def _board_line(r: Any, as_json: bool, out: Any) -> None:
+    if as_json:
+        out.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
+    else:
+        out.write(r.text() + "\n")
+        for n in r.notes:
+            out.write(f"  note: {n}\n")
+    out.flush()
+
+
+def _board_detail(r: Any, out: Any) -> None:
+    """One record on its own: every ruling as it came."""
     from .wording import effect_sentence, kind_name
 
-    if args.file == "-":
-        text, name = sys.stdin.read(), "<stdin>"
-    else:
-        try:
-            text, name = Path(args.file).read_text(encoding="utf-8"), args.file
-        except OSError as e:
-            raise InputError("FILE", f"cannot read {args.file}: {e.strerror}") from None
-    stripped = text.lstrip()
-    if stripped.startswith(("[", "%")):
-        reports = [replay(rec, args.code) for rec in read_pbn(text, name)]
-    else:
-        data = _read_input(args.file) if args.file != "-" else json.loads(text)
-        reports = [replay(d, args.code) for d in (data if isinstance(data, list) else [data])]
-    if args.json:
-        print(json.dumps(reports if len(reports) > 1 else reports[0], indent=2, ensure_ascii=False, default=str))
-        return 0
-    for rep in reports:
-        print(f"Replay under {rep['code']}")
-        for ev in rep["events"]:
+    print(f"Replay under {r.code}", file=out)
+    if r.detail is not None:  # a JSON record: its events, as the table answered them
+        for ev in r.detail["events"]:
             if "note" in ev:
-                print(f"  note: {ev['note']}")
-            elif "applied" in ev:
-                print(f"  -> applied {ev['applied']} ({kind_name(ev['irregularity'])})")
+                continue
+            if "applied" in ev:
+                print(f"  -> applied {ev['applied']} ({kind_name(ev['irregularity'])})", file=out)
             elif "ruling" in ev:  # an irregularity, or a ruling now due (a revoke established by this card)
                 what = ev.get("call") or ev.get("card") or ev.get("expose")
                 effects = [effect_sentence(e) for e in ev["ruling"]["effects"] if e["kind"] != "procedure"]
@@ -394,15 +527,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
                     kind += " (a ruling now due)"
                 print(f"  {ev['seat']} {what}: {kind} — "
                       + "; ".join([*(f"[{o['id']}] {o.get('label', '')}" for o in ev["ruling"]["options"]),
-                                   *effects]))
-        for m in rep["mismatches"]:
-            print(f"  MISMATCH: {m}")
-        if rep.get("declarer"):
-            print(f"  contract {rep['contract']} by {rep['declarer']}; {rep['phase']}")
-        if "score" in rep:
-            for side, t in rep["score"]["totals"].items():
-                print(f"  {side}: {t['trick']} below, {t['honour']} above, {t['total']} in all")
-    return 0
+                                   *effects]), file=out)
+        return
+    for x in r.rulings:
+        print(f"  {x['at']}: {kind_name(x['kind'])} by {x['offender']} (law {', '.join(x['laws'])}) — "
+              f"{x['remedy'] or '-'}" + (f", {x['how']}" if x.get("how") else ""), file=out)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -627,7 +756,8 @@ def build_parser() -> argparse.ArgumentParser:
         return sp
 
     sp = add("codes", cmd_codes, "list the codes")
-    sp.add_argument("--coverage", action="store_true", help="laws, provisions and casebook rulings per code")
+    sp.add_argument("--coverage", action="store_true", help="laws, provisions and casebook rulings per code; "
+                                                            "the sentence account (every sentence tagged)")
     sp = add("law", cmd_law, "print one law of a code")
     sp.add_argument("code")
     sp.add_argument("number")
@@ -658,14 +788,23 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--format", choices=FORMATS, default="text")
     sp = add("audit", cmd_audit, "where a code is silent, and provisions that clash without precedence")
     sp.add_argument("code")
+    sp.add_argument("--against", metavar="OTHER", help="the consistency audit: rule generated incidents under "
+                    "both codes (one game) and report where the rulings and the laws' texts disagree")
+    sp.add_argument("--kind", action="append", help="with --against: only this kind (repeatable)")
     sp.add_argument("--format", choices=FORMATS, default="text")
     sp = add("auction", cmd_auction, "run an auction call by call (SEAT:CALL or CALL in rotation); rule on irregularities")
     sp.add_argument("--code", required=True)
     sp.add_argument("--dealer", required=True)
     sp.add_argument("calls", nargs="+", metavar="CALL")
-    sp = add("replay", cmd_replay, "replay a deal record (JSON events, or PBN 2.1 with ^ markers), ruling as it goes")
-    sp.add_argument("file")
-    sp.add_argument("--code", help="the code, when the record does not name it")
+    sp = add("replay", cmd_replay, "replay deal records — PBN 2.1 files (every game), JSON records, folders of "
+                                   "them — ruling as it goes; a line per board (--json: JSON Lines)")
+    sp.add_argument("file", nargs="+", metavar="FILE", help="a PBN file, a JSON or YAML record, a folder, or -")
+    sp.add_argument("--code", help="the code, when the record does not name it ([BridgelawCode] does)")
+    sp.add_argument("--jobs", type=int, default=1, metavar="N", help="spread the boards over N processes")
+    sp.add_argument("--dask", metavar="ADDRESS", help="run the boards on the Dask scheduler at ADDRESS "
+                                                      "('local': a local cluster of --jobs workers)")
+    sp.add_argument("--write", metavar="FILE", help="write the games back as PBN, with the rulings and remedies")
+    sp.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     sp = add("ask", cmd_ask, "the referee's interview: what happened, who offended, the calls; then only the "
                              "questions the ruling still needs")
     sp.add_argument("code", nargs="?", type=_ask_code, help="the code (its id, its number or its year)")
