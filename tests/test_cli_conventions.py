@@ -98,12 +98,15 @@ def test_serve_json_is_one_line_with_the_url_when_the_desk_listens(tmp_path):
 @pytest.mark.parametrize("verb, bad", BAD, ids=[f"{v} {' '.join(b['argv'][1:])}" for v, b in BAD])
 def test_a_bad_argument_is_named_as_typed(verb, bad, capsys, monkeypatch, tmp_path):
     rc, out, err = run(capsys, monkeypatch, _fill(bad["argv"], tmp_path), bad.get("stdin"))
+    says = _fill([bad.get("says", "")], tmp_path)[0]
+    if bad.get("result_line"):  # the verb's result, a line a record, says it too
+        assert out.count("\n") == 1 and says in out, out
+        out = ""
     assert rc == 2 and out == "" or verb == "ask" and rc == 2, (rc, out, err)
     assert "Traceback" not in err
     if "usage" in bad:  # argparse's own usage error: the usage line, then what is wrong
         assert bad["usage"] in err and err.startswith("usage: bridgelaw ")
         return
-    says = _fill([bad["says"]], tmp_path)[0]
     assert err.count("\n") == 1 and err.startswith("bridgelaw: ") and says in err, err
     assert "laws/" not in err and "--topic:" not in err.replace("bridgelaw: --topic:", "")  # no path a pip user lacks
 

@@ -261,8 +261,9 @@ def test_the_referee_records_the_choice_and_the_log_lists_it_in_words(browser, d
     assert (entry.choice, entry.note, entry.incident) == ("tricks", "South took three tricks",
                                                           INTERVIEWS[0]["incident"])
     page.fill("#note", "South took three tricks, and the lead")  # a second record annotates the same entry
-    page.click("#record-go")
-    page.wait_for_function("document.getElementById('record-status').textContent.includes('#%d')" % entry.id)
+    with page.expect_response(lambda r: r.url.endswith("/log") and r.request.method == "POST") as again:
+        page.click("#record-go")
+    assert again.value.json()["id"] == entry.id
     assert desk.log.count() == before + 1 and desk.log.get(entry.id).note.endswith("and the lead")
 
     shot = tmp_path / "desk-revoke-ruling.png"
