@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any
 
 import jsonschema
@@ -242,3 +243,41 @@ def test_a_walk_through_the_menus_is_answered_at_every_round(desk, data):
         else:
             answer = data.draw(st.sampled_from([step["example"], ""]) | TEXT)
         state = round_(desk, {"answers": state["answers"], "key": step["key"], "answer": answer})
+
+
+SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+def _shown(state: dict[str, Any]) -> list[str]:
+    """Every text of a round a page shows: the answers' questions and words, the step's question, format, example,
+    problem and choices."""
+    out = [t for a in state["asked"] for t in (a["question"], a["words"])]
+    s = state["step"]
+    if s:
+        out += [s["question"], s["format"], s["example"], s.get("problem", "")]
+        out += [t for c in s["choices"] for t in (c["words"], c.get("detail", ""), c.get("group", ""))]
+    return out
+
+
+@pytest.mark.timeout(180)
+def test_every_kind_of_every_code_is_asked_in_words_and_ruled_on_its_examples():
+    """Each kind of each code, each step answered with its first choice or its example: the example is an answer
+    the step takes, the interview ends in the ruling POST /rule gives on its incident, and nothing it shows has an
+    identifier in snake_case."""
+    from bridgelaw import api
+    from bridgelaw.loader import code_ids
+
+    for code in code_ids():
+        menu = api.interview({"answers": {"code": code}})["step"]["choices"]
+        for kind in menu:
+            state = api.interview({"answers": {"code": code}, "answer": kind["value"]})
+            for _ in range(14):
+                assert not [t for t in _shown(state) if SNAKE.search(t)], (code, kind["value"], _shown(state))
+                step = state["step"]
+                if step is None:
+                    break
+                assert not step.get("problem"), (code, kind["value"], step)  # the example was taken
+                answer = step["choices"][0]["value"] if step["choices"] else step["example"]
+                state = api.interview({"answers": state["answers"], "key": step["key"], "answer": answer})
+            assert state["step"] is None, (code, kind["value"], state["step"])
+            assert state["ruling"] == api.rule(state["incident"])

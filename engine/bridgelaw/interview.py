@@ -212,6 +212,11 @@ def match_kind(text: str, menu: tuple[Choice, ...]) -> list[Choice]:
 #: Kinds whose offending call is in the auction record (its maker is derived).
 _CALL_IN_RECORD = frozenset({"insufficient_bid", "impossible_bid", "call_while_barred", "double_of_partner",
                              "redouble_of_partner_double", "extra_redouble"})
+#: An auction record ending with each kind's offending call (a step's example is an answer it takes: the
+#: interview's tests rule every kind of every code on its examples).
+_RECORD_EXAMPLES = {"insufficient_bid": "1H 1S", "impossible_bid": "7NT 7S", "call_while_barred": "1H 2C P 2H",
+                    "double_of_partner": "1H P X", "redouble_of_partner_double": "1H X P XX",
+                    "extra_redouble": "1H X XX P P XX"}
 #: Kinds whose record is the calls made in turn before the call out of turn.
 _CALLS_BEFORE = frozenset({"call_out_of_turn", "pass_out_of_turn", "double_out_of_turn"})
 _PHASES = ("deal", "auction", "play", "scoring")
@@ -462,7 +467,7 @@ class Interview:
         if self.auction is None and kind in _CALL_IN_RECORD:
             return Step("auction", "What were the calls, from the dealer's, up to and including the irregular one?",
                         "calls separated by spaces: a level and a strain (1H, 2NT), P for pass, X double, XX redouble",
-                        "1H 1S", problem=self._problem.get("auction", ""))
+                        _RECORD_EXAMPLES[kind], problem=self._problem.get("auction", ""))
         if self.auction is None and kind in _CALLS_BEFORE:
             return Step("auction", "What calls were made, in turn, before it? (from the dealer's; leave empty if "
                         "none)", "calls separated by spaces (1H P 2C), or nothing", "1H P", optional=True,
@@ -702,6 +707,10 @@ class Interview:
     def _take_back(self, key: str) -> None:
         if key.startswith("facts."):
             self.facts.pop(key[6:], None)
+        elif key == "irregularity":  # the kind was wrong: what was asked under it goes with it (the calls asked
+            self.irregularity = None  # for one kind mean other calls for another)
+            self.offender = self.dealer = self.auction = self.declarer = None
+            self.facts = {}
         else:
             setattr(self, key, None)
 
