@@ -226,8 +226,10 @@ def test_an_earlier_answer_changed_on_the_page_resumes_the_interview(browser, de
     page = w.open()
     walk(page, case)
     assert page.inner_text("#ruling-box h2").startswith("Revoke by East")
+    page.click("#answers li[data-key=dealer] button.change")  # opened, then left as it was
     page.click("#answers li[data-key=offender] button.change")
     page.wait_for_selector("#answers li[data-key=offender] #edit")
+    assert page.locator("#edit").count() == 1 and page.locator("#answers li[data-key=dealer] button.change").count()
     round_ = click_answer(page, "#edit .choices button[data-value=W]")
     incident = {**case["incident"], "offender": "W"}
     assert round_["incident"] == incident and round_["ruling"] == json.loads(json.dumps(api.rule(incident)))
