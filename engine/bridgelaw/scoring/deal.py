@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from ..errors import InputError
 from ..values import Card, Seat, Side, Strain
 
-__all__ = ["Hands", "read_hands", "parse_deal", "honours_of", "honour_counts", "voids"]
+__all__ = ["Hands", "read_hands", "read_card_hands", "parse_deal", "honours_of", "honour_counts", "voids"]
 
 Hands = dict[Seat, tuple[str, str, str, str]]  # seat -> ranks held in spades, hearts, diamonds, clubs
 
@@ -23,6 +23,10 @@ _HONOURS = "AKQJT"
 _CACHE: dict[str, Hands] = {}
 _SHAPE = ("expected a PBN deal such as 'N:AKQ2.KJ3.A54.QT9 ...' (first seat, then four hands clockwise, each "
           "spades.hearts.diamonds.clubs)")
+_ORDER = {s._value_: tuple(s.after(i) for i in range(4)) for s in Seat}  # the first seat, then clockwise
+_ALL_RANKS = sorted(_RANKS)  # a suit of the deck, its ranks in sorted order
+_DECK = frozenset(s + r for s in _SUITS for r in _RANKS)
+_SEAT_OF = {s._value_: s for s in Seat}
 
 
 def read_hands(text: object, field_name: str = "deal") -> Hands:
@@ -33,6 +37,34 @@ def read_hands(text: object, field_name: str = "deal") -> Hands:
             return hit
     if not isinstance(text, str) or ":" not in text or len(text) > 100:
         raise InputError(field_name, _SHAPE)
+    out = _well_formed(text)
+    if out is None:
+        out = _read(text, field_name)
+    if len(_CACHE) < 4096:
+        _CACHE[text] = out
+    return out
+
+
+def _well_formed(text: str) -> Hands | None:
+    """The deal as most deals are written (``N:`` and four hands of upper-case ranks): the hands if each holds 13
+    cards and each suit of the deck is dealt once (so 52 distinct cards), else None (:func:`_read` then reads it
+    and names what is wrong)."""
+    first, _, rest = text.partition(":")
+    order = _ORDER.get(first)
+    hands = rest.split()
+    if order is None or len(hands) != 4:
+        return None
+    held = [h.split(".") for h in hands]
+    if any(len(suits) != 4 or len(suits[0]) + len(suits[1]) + len(suits[2]) + len(suits[3]) != 13 for suits in held):
+        return None
+    a, b, c, d = held
+    for j in range(4):
+        if sorted(a[j] + b[j] + c[j] + d[j]) != _ALL_RANKS:
+            return None
+    return {seat: (suits[0], suits[1], suits[2], suits[3]) for seat, suits in zip(order, held)}
+
+
+def _read(text: str, field_name: str) -> Hands:
     first, _, rest = text.strip().partition(":")
     start = Seat.parse(first.strip(), field_name)
     hands = rest.split()
@@ -59,9 +91,38 @@ def read_hands(text: object, field_name: str = "deal") -> Hands:
         if len(set(ranks)) != len(ranks):
             twice = next(r for r in ranks if ranks.count(r) > 1)
             raise InputError(field_name, f"{_SUITS[j]}{twice} appears twice: a deal is 52 distinct cards")
-    if len(_CACHE) < 4096:
-        _CACHE[text] = out
     return out
+
+
+def read_card_hands(hands: object, field_name: str = "hands") -> Hands:
+    """Four hands given as card texts by seat (``{"N": ["SA", "HT", ...], ...}``, as the table holds them), read
+    into the form :func:`read_hands` gives: each seat's thirteen cards, the 52 of the deck once each."""
+    if not isinstance(hands, Mapping) or len(hands) != 4:
+        raise InputError(field_name, "expected the four hands by seat, {N: [SA, HT, ...], E: [...], S: [...], W: [...]}")
+    out: Hands = {}
+    seen: set[str] = set()
+    for key, cards in hands.items():
+        seat = _SEAT_OF.get(key) if isinstance(key, str) else None
+        if seat is None or seat in out:
+            raise InputError(field_name, f"expected the seats N, E, S and W, got {key!r}")
+        if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)) or len(cards) != 13:
+            raise InputError(f"{field_name}.{seat._value_}", f"expected the 13 card texts {seat._value_} holds, "
+                             f"got {cards!r:.80}")
+        if not all(type(c) is str for c in cards) or not _DECK.issuperset(cards):
+            bad = next(c for c in cards if not (isinstance(c, str) and c in _DECK))
+            raise InputError(f"{field_name}.{seat._value_}", f"{bad!r:.20} is not a card: expected a suit C D H S "
+                             "then a rank AKQJT98765432 (e.g. SA, HT)")
+        seen.update(cards)
+        ranks = ["", "", "", ""]
+        for c in cards:
+            ranks[_SUIT_INDEX[c[0]]] += c[1]
+        out[seat] = (ranks[0], ranks[1], ranks[2], ranks[3])
+    if len(seen) != 52:
+        raise InputError(field_name, f"a deal is 52 distinct cards; these hands hold {len(seen)} different cards")
+    return out
+
+
+_SUIT_INDEX = {s: j for j, s in enumerate(_SUITS)}
 
 
 def parse_deal(text: object, field_name: str = "deal") -> dict[Seat, tuple[Card, ...]]:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterator
 
 from ..values import Seat, Side, Strain
 
-__all__ = ["Contract", "ScoreEntry", "Score", "new_score"]
+__all__ = ["Contract", "ScoreEntry", "Score", "Row", "new_score"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,9 @@ class ScoreEntry:
     def _key(self) -> tuple[Any, ...]:
         return (self.side, self.column, self.points, self.reason, self.law)
 
+    def _row(self) -> "Row":
+        return (self.side, self.column, self.points, self.reason, self.law, None, self.rule)
+
     def __iter__(self) -> Iterator[Any]:
         return iter(self._key())
 
@@ -70,34 +73,97 @@ class ScoreEntry:
                 "law": self.law}
 
 
-_PAIRS = (Side.NS, Side.EW)
+_NS, _EW = Side.NS, Side.EW
+
+# A row is an entry as the scorer makes it, a plain tuple in ScoreEntry's argument order:
+# (side, column, points, reason template, law, reason args or None, rule). A Score keeps its rows and makes its
+# ScoreEntry objects when ``entries`` is first read.
+Row = tuple[Any, str, int, str, str, "tuple[Any, ...] | None", str]
 
 
-@dataclass(frozen=True)
+class _Entries:
+    """``Score.entries``: the ScoreEntry objects, made from the rows when first read and kept."""
+
+    def __get__(self, obj: "Score | None", cls: type) -> Any:
+        if obj is None:
+            return self
+        entries = tuple([ScoreEntry(*row) for row in obj._rows])
+        obj.__dict__["entries"] = entries
+        return entries
+
+
 class Score:
-    code: str
-    entries: tuple[ScoreEntry, ...]
+    """A deal's or a rubber's score: its entries, notes, and (a rubber) games, result and deals; in three-hand the
+    players and their settlement. Immutable."""
+
+    entries = _Entries()
+    # what a deal's score does not set
     notes: tuple[str, ...] = ()
     games: tuple[Mapping[str, Any], ...] = ()
     rubber: Mapping[str, Any] | None = None
-    deals: tuple["Score", ...] = field(default=(), repr=False)
-
+    deals: tuple["Score", ...] = ()
     players: tuple[Seat, ...] = ()  # three-hand: the players, each scoring for himself
     settlement: Mapping[str, int] | None = None
-    capped: tuple[Side, ...] = field(default=(), repr=False)  # revoking sides held below game (straight bridge)
+    capped: tuple[Side, ...] = ()  # revoking sides held below game (straight bridge)
+    _FIELDS = ("code", "entries", "notes", "games", "rubber", "deals", "players", "settlement", "capped")
+
+    def __init__(self, code: str, entries: tuple[ScoreEntry, ...] | list[ScoreEntry], notes: tuple[str, ...] = (),
+                 games: tuple[Mapping[str, Any], ...] = (), rubber: Mapping[str, Any] | None = None,
+                 deals: tuple["Score", ...] = (), players: tuple[Seat, ...] = (),
+                 settlement: Mapping[str, int] | None = None, capped: tuple[Side, ...] = ()) -> None:
+        entries = tuple(entries)
+        self.__dict__.update(code=code, entries=entries, _rows=tuple(e._row() for e in entries), notes=notes,
+                             games=games, rubber=rubber, deals=deals, players=players, settlement=settlement,
+                             capped=capped)
+
+    code: str
+    _rows: tuple[Row, ...]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a Score is immutable: cannot set {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Score is immutable: cannot delete {name}")
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f) for f in self._FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Score and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # a rubber's mappings are not hashable
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._FIELDS if f not in ("deals", "capped"))
+        return f"Score({shown})"
 
     def total(self, side: Side | Seat, column: str | None = None) -> int:
-        return sum(e.points for e in self.entries if e.side is side and (column is None or e.column == column))
+        return sum(r[2] for r in self._rows if r[0] is side and (column is None or r[1] == column))
 
     def totals(self) -> dict[str, dict[str, int]]:
-        """Each side's (each player's) trick, honour and whole total, in one pass over the entries."""
-        who: tuple[Side | Seat, ...] = self.players or _PAIRS
-        acc = {s: [0, 0] for s in who}
-        for e in self.entries:
-            row = acc.get(e.side)
-            if row is not None:
-                row[e.column == "honour"] += e.points
-        return {s.value: {"trick": t, "honour": h, "total": t + h} for s, (t, h) in acc.items()}
+        """Each side's (each player's) trick, honour and whole total, in one pass over the rows."""
+        if self.players:
+            acc = {s: [0, 0] for s in self.players}
+            for row in self._rows:
+                got = acc.get(row[0])
+                if got is not None:
+                    got[row[1] == "honour"] += row[2]
+            return {s._value_: {"trick": t, "honour": h, "total": t + h} for s, (t, h) in acc.items()}
+        ns_trick = ns_honour = ew_trick = ew_honour = 0
+        for row in self._rows:
+            side = row[0]
+            if side is _NS:
+                if row[1] == "honour":
+                    ns_honour += row[2]
+                else:
+                    ns_trick += row[2]
+            elif side is _EW:
+                if row[1] == "honour":
+                    ew_honour += row[2]
+                else:
+                    ew_trick += row[2]
+        return {"NS": {"trick": ns_trick, "honour": ns_honour, "total": ns_trick + ns_honour},
+                "EW": {"trick": ew_trick, "honour": ew_honour, "total": ew_trick + ew_honour}}
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"code": self.code, "entries": [e.to_dict() for e in self.entries],
@@ -113,10 +179,17 @@ class Score:
         return d
 
 
-def new_score(code_id: str, entries: tuple[ScoreEntry, ...], notes: tuple[str, ...] = (),
-              capped: tuple[Side, ...] = (), players: tuple[Seat, ...] = ()) -> Score:
-    """A deal's Score without the frozen dataclass's per-field __setattr__ (the hot path of scoring)."""
+def new_score(code_id: str, rows: tuple[Row, ...], notes: tuple[str, ...] = (), capped: tuple[Side, ...] = (),
+              players: tuple[Seat, ...] = ()) -> Score:
+    """A deal's Score from its rows (the hot path of scoring: no ScoreEntry is made until one is read)."""
     obj = object.__new__(Score)
-    obj.__dict__.update(code=code_id, entries=entries, notes=notes, games=(), rubber=None, deals=(), players=players,
-                        settlement=None, capped=capped)
+    d = obj.__dict__
+    d["code"] = code_id
+    d["_rows"] = rows
+    if notes:
+        d["notes"] = notes
+    if capped:
+        d["capped"] = capped
+    if players:
+        d["players"] = players
     return obj
