@@ -53,13 +53,21 @@ def score(result: Mapping[str, Any], hands: Mapping[str, Any] | None = None) -> 
 
     ``hands`` (one deal) are the four hands as card texts by seat (``{"N": ["SA", "HT", ...], ...}``, as a table
     holds them), given instead of the result's ``deal`` string: honours and chicane are counted from them."""
-    if type(result) is dict and hands is None:  # the plain four-hand sheet, if it is one (else the general path)
+    if type(result) is dict:  # the plain four-hand sheet, if it is one (else the general path)
         code_id = result.get("code")
         plan = _PLANS.get(code_id) if type(code_id) is str else None
         if plan is not None and plan.four_hand and plan.code is load_code(code_id):  # type: ignore[arg-type]
-            s = score_plain(plan, result)
+            s = score_plain(plan, result, hands)
             if s is not None:
                 return s
+    return score_general(result, hands, fast_deals=True)
+
+
+def score_general(result: Mapping[str, Any], hands: Mapping[str, Any] | None = None, fast_deals: bool = False
+                  ) -> Score:
+    """:func:`score` without the fast path for the plain sheet: every sheet (and, unless ``fast_deals``, every
+    deal of a rubber) through the edge's checks (:mod:`.sheet`) and the deal core. It scores what :func:`score`
+    scores, the same, and refuses the rest with the same error (tests/test_scorefast.py)."""
     if type(result) is not dict and not isinstance(result, Mapping):
         raise InputError("result", "expected a mapping with code, declarer, contract, tricks, ...")
     code_id = result.get("code")
@@ -70,16 +78,12 @@ def score(result: Mapping[str, Any], hands: Mapping[str, Any] | None = None) -> 
     plan = _PLANS.get(code_id)
     if plan is None or plan.code is not load_code(code_id):
         plan = _PLANS[code_id] = plan_of(rules_of(load_code(code_id)))
-        if hands is None and plan.four_hand:
-            s = score_plain(plan, result)
-            if s is not None:
-                return s
     if "deals" in result:
         if hands is not None:
             raise InputError("hands", "a rubber's deals each carry their own deal: hands are given with one deal")
         if not plan.rules.rubbers:
             raise InputError("deals", f"{plan.id} has neither games nor rubbers: score each deal by itself")
-        return score_rubber(plan.rules, result)
+        return score_rubber(plan.rules, result, fast=fast_deals)
     return score_one(plan.rules, result, hands=hands)
 
 

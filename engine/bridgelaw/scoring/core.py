@@ -315,12 +315,14 @@ def premium(rules: Rules, whos: tuple[Who, ...], out: list[Row]) -> None:
     """Duplicate: a premium for the trick points of one deal."""
     least = rules.premium_trick_points
     points, law = rules.premium  # type: ignore[misc]
-    tricks = [e for e in out if e[1] == "trick"]
+    made_by: dict[Who, int] = {}
+    for e in out:
+        if e[1] == "trick":
+            made_by[e[0]] = made_by.get(e[0], 0) + e[2]
+    if not made_by and least > 0:  # no trick points: no premium
+        return
     for w in whos:
-        made = 0
-        for e in tricks:
-            if e[0] is w:
-                made += e[2]
+        made = made_by.get(w, 0)
         if made >= least:
             out.append((w, "honour", points, "premium: %d trick points in one deal", law, (made,), "premium"))
 

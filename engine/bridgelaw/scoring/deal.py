@@ -24,7 +24,6 @@ _CACHE: dict[str, Hands] = {}
 _SHAPE = ("expected a PBN deal such as 'N:AKQ2.KJ3.A54.QT9 ...' (first seat, then four hands clockwise, each "
           "spades.hearts.diamonds.clubs)")
 _ORDER = {s._value_: tuple(s.after(i) for i in range(4)) for s in Seat}  # the first seat, then clockwise
-_ALL_RANKS = sorted(_RANKS)  # a suit of the deck, its ranks in sorted order
 _DECK = frozenset(s + r for s in _SUITS for r in _RANKS)
 _SEAT_OF = {s._value_: s for s in Seat}
 
@@ -47,21 +46,25 @@ def read_hands(text: object, field_name: str = "deal") -> Hands:
 
 def _well_formed(text: str) -> Hands | None:
     """The deal as most deals are written (``N:`` and four hands of upper-case ranks): the hands if each holds 13
-    cards and each suit of the deck is dealt once (so 52 distinct cards), else None (:func:`_read` then reads it
-    and names what is wrong)."""
+    cards (16 characters with its three dots) and each suit of the deck is dealt once (so 52 distinct cards), else
+    None (:func:`_read` then reads it and names what is wrong)."""
     first, _, rest = text.partition(":")
     order = _ORDER.get(first)
     hands = rest.split()
     if order is None or len(hands) != 4:
         return None
-    held = [h.split(".") for h in hands]
-    if any(len(suits) != 4 or len(suits[0]) + len(suits[1]) + len(suits[2]) + len(suits[3]) != 13 for suits in held):
+    h0, h1, h2, h3 = hands
+    if len(h0) != 16 or len(h1) != 16 or len(h2) != 16 or len(h3) != 16:
         return None
-    a, b, c, d = held
-    for j in range(4):
-        if sorted(a[j] + b[j] + c[j] + d[j]) != _ALL_RANKS:
+    a, b, c, d = h0.split("."), h1.split("."), h2.split("."), h3.split(".")
+    if len(a) != 4 or len(b) != 4 or len(c) != 4 or len(d) != 4:
+        return None
+    for j in (0, 1, 2, 3):
+        suit = a[j] + b[j] + c[j] + d[j]
+        if len(suit) != 13 or not _RANKS.issuperset(suit) or len(set(suit)) != 13:
             return None
-    return {seat: (suits[0], suits[1], suits[2], suits[3]) for seat, suits in zip(order, held)}
+    n0, n1, n2, n3 = order
+    return {n0: tuple(a), n1: tuple(b), n2: tuple(c), n3: tuple(d)}  # type: ignore[dict-item]
 
 
 def _read(text: str, field_name: str) -> Hands:
@@ -132,23 +135,25 @@ def parse_deal(text: object, field_name: str = "deal") -> dict[Seat, tuple[Card,
             for seat, suits in hands.items()}
 
 
-def _suit_index(strain: Strain) -> int:
-    return _SUITS.index("S" if strain is Strain.R else strain.value)
+_TRUMP_SUIT = {"S": 0, "R": 0, "H": 1, "D": 2, "C": 3}  # the suit of a trump strain (royal spades are spades)
+_NOT_HONOURS = str.maketrans("", "", "98765432")  # what is left of a suit's ranks is its honours
+_SIDES = ((Side.NS, Seat.N, Seat.S), (Side.EW, Seat.E, Seat.W))
 
 
 def honour_counts(hands: Mapping[Seat, tuple[str, str, str, str]], strain: Strain) -> dict[Seat, int]:
     """Honours each hand holds: aces at no trumps, else the trump A K Q J T."""
     if strain is Strain.NT:
-        return {s: sum(1 for ranks in suits if "A" in ranks) for s, suits in hands.items()}
-    j = _suit_index(strain)
-    return {s: sum(1 for r in suits[j] if r in _HONOURS) for s, suits in hands.items()}
+        return {s: ("A" in suits[0]) + ("A" in suits[1]) + ("A" in suits[2]) + ("A" in suits[3])
+                for s, suits in hands.items()}
+    j = _TRUMP_SUIT[strain._value_]
+    return {s: len(suits[j].translate(_NOT_HONOURS)) for s, suits in hands.items()}
 
 
 def voids(hands: Mapping[Seat, tuple[str, str, str, str]], strain: Strain) -> tuple[Seat, ...]:
     """The hands that hold no trump (none at no trumps)."""
     if strain is Strain.NT:
         return ()
-    j = _suit_index(strain)
+    j = _TRUMP_SUIT[strain._value_]
     return tuple(s for s, suits in hands.items() if not suits[j])
 
 
@@ -157,18 +162,21 @@ def honours_of(deal: Mapping[Seat, object], strain: Strain) -> tuple[Side, str] 
     :func:`read_hands` or :func:`parse_deal` gives it."""
     counts = _counts_any(deal, strain)
     if strain is Strain.NT:
-        for side in (Side.NS, Side.EW):
-            a, b = (counts[s] for s in side.seats)
-            if max(a, b) == 4:
+        for side, x, y in _SIDES:
+            a, b = counts[x], counts[y]
+            if a == 4 or b == 4:
                 return side, "four_aces_in_one_hand"
             if a + b == 4:
                 return side, "four_aces_between_partners"
             if a + b == 3:
                 return side, "three_aces_between_partners"
         return None
-    for side in (Side.NS, Side.EW):
-        a, b = (counts[s] for s in side.seats)
-        hi, total = max(a, b), a + b
+    for side, x, y in _SIDES:
+        a, b = counts[x], counts[y]
+        total = a + b
+        if total < 3:
+            continue
+        hi = a if a > b else b
         if hi == 5:
             return side, "five_in_one_hand"
         if hi == 4 and total == 5:
@@ -179,14 +187,13 @@ def honours_of(deal: Mapping[Seat, object], strain: Strain) -> tuple[Side, str] 
             return side, "five_between_partners"
         if total == 4:
             return side, "four_between_partners"
-        if total == 3:
-            return side, "three_between_partners"
+        return side, "three_between_partners"
     return None
 
 
 def _counts_any(deal: Mapping[Seat, object], strain: Strain) -> dict[Seat, int]:
     first = next(iter(deal.values()))
-    if isinstance(first, tuple) and first and isinstance(first[0], Card):
+    if type(first) is tuple and first and isinstance(first[0], Card):
         suit = None if strain is Strain.NT else ("S" if strain is Strain.R else strain.value)
         return {s: sum(1 for c in cards if (c.rank == "A" if suit is None else  # type: ignore[attr-defined]
                                             c.suit.value == suit and c.rank in _HONOURS))

@@ -180,8 +180,9 @@ class Score:
 
 
 def new_score(code_id: str, rows: tuple[Row, ...], notes: tuple[str, ...] = (), capped: tuple[Side, ...] = (),
-              players: tuple[Seat, ...] = ()) -> Score:
-    """A deal's Score from its rows (the hot path of scoring: no ScoreEntry is made until one is read)."""
+              players: tuple[Seat, ...] = (), **rubber: Any) -> Score:
+    """A Score from its rows (the hot path of scoring: no ScoreEntry is made until one is read); a rubber's also
+    has ``games``, ``rubber``, ``deals`` and (three-hand) ``settlement``."""
     obj = object.__new__(Score)
     d = obj.__dict__
     d["code"] = code_id
@@ -192,4 +193,9 @@ def new_score(code_id: str, rows: tuple[Row, ...], notes: tuple[str, ...] = (), 
         d["capped"] = capped
     if players:
         d["players"] = players
+    if rubber:
+        unknown = set(rubber) - {"games", "rubber", "deals", "settlement"}
+        if unknown:
+            raise TypeError(f"new_score: a Score has no {', '.join(sorted(unknown))}")
+        d.update(rubber)
     return obj

@@ -72,7 +72,7 @@ class ContractPlan:
 class Plan:
     """A code's scoring plan: its :class:`Rules` and the contracts read so far."""
 
-    __slots__ = ("rules", "code", "id", "contracts", "_honours", "four_hand")
+    __slots__ = ("rules", "code", "id", "contracts", "_honours", "four_hand", "premium")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -81,6 +81,7 @@ class Plan:
         self.contracts: dict[str, ContractPlan] = {}
         self._honours: dict[str, dict[tuple[str, str], Row | tuple[()]]] = {}
         self.four_hand = not rules.three
+        self.premium = rules.premium is not None  # duplicate: a premium for the trick points of one deal
 
     def contract(self, text: str, field_name: str = "contract") -> ContractPlan:
         """The plan of a contract text (an InputError naming ``field_name`` if the code has no such contract)."""

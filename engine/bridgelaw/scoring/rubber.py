@@ -13,8 +13,10 @@ from typing import Any
 
 from ..errors import InputError
 from ..values import Seat, Side
-from .core import Partnerships, cap_entries, variant_of
-from .model import Score, ScoreEntry
+from .core import Partnerships, variant_of
+from .fast import score_plain
+from .model import Row, Score, new_score
+from .plan import plan_of
 from .rules import Rules
 from .sheet import check_keys
 
@@ -39,7 +41,8 @@ def settle(totals: Mapping[str, int]) -> dict[str, int]:
     return out
 
 
-def score_rubber(rules: Rules, rubber: Mapping[str, Any]) -> Score:
+def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> Score:
+    """A rubber's deals, games and result (``fast``: a plain deal is read by :func:`.fast.score_plain`)."""
     from . import score_one  # the one-deal scorer (a deal played, or one ended without play)
 
     check_keys(rubber, _RUBBER_KEYS, "", "a rubber has")
@@ -54,74 +57,77 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any]) -> Score:
     if "note" in rubber and not isinstance(rubber["note"], str):
         raise InputError("note", "expected a text")
     who = variant_of(rules)
-    entries: list[ScoreEntry] = []
+    plan = plan_of(rules)
+    rows: list[Row] = []
     notes: list[str] = []
     games: list[dict[str, Any]] = []
-    kept: tuple[Any, ...] | None = None
-    won: dict[Any, int] = {}
-    below: dict[Any, int] = {}
+    kept: tuple[Any, ...] = () if who.three else (Side.NS, Side.EW)
+    won: dict[Any, int] = {k: 0 for k in kept}
+    below: dict[Any, int] = {k: 0 for k in kept}
     scored: list[Score] = []
     winner = None
     game_deals: list[int] = []
     dummy = None
+    game_points = rules.game_points
     for i, d in enumerate(deals):
-        where = f"deals[{i}]."
         if winner is not None:
             raise InputError(f"deals[{i}]", "the rubber was already won: this deal belongs to the next rubber")
-        if not isinstance(d, Mapping):
+        if type(d) is not dict and not isinstance(d, Mapping):
             raise InputError(f"deals[{i}]", "expected a deal result")
-        if d.get("code", rules.id) != rules.id:
-            raise InputError(f"{where}code", f"the rubber is scored under {rules.id}; a deal cannot name another code")
-        if rules.three and isinstance(d, Mapping):
-            if dummy is not None and d.get("dummy") != dummy:
-                raise InputError(f"{where}dummy", f"the players keep their seats through a rubber: the dummy packet "
-                                 f"is {dummy} in deals[0]")
-            dummy = d.get("dummy")
-        s = score_one(rules, {**d, "code": rules.id}, where, capped_below=below)
-        if kept is None:
-            kept = s.players or (Side.NS, Side.EW)
+        if "code" in d and d["code"] != rules.id:
+            raise InputError(f"deals[{i}].code", f"the rubber is scored under {rules.id}; a deal cannot name "
+                             "another code")
+        s = score_plain(plan, d) if fast and plan.four_hand and type(d) is dict else None
+        if s is None:
+            if rules.three:
+                if dummy is not None and d.get("dummy") != dummy:
+                    raise InputError(f"deals[{i}].dummy", f"the players keep their seats through a rubber: the "
+                                     f"dummy packet is {dummy} in deals[0]")
+                dummy = d.get("dummy")
+            s = score_one(rules, {**d, "code": rules.id}, f"deals[{i}].", capped_below=below)
+        if not kept:
+            kept = s.players
             won = {k: 0 for k in kept}
             below = {k: 0 for k in kept}
         scored.append(s)
-        entries.extend(s.entries)
+        deal_rows = s._rows
+        rows.extend(deal_rows)
         game_deals.append(i + 1)
-        for e in s.entries:
-            if e.column == "trick" and e.side in below:
-                below[e.side] += e.points
-        leader = max(kept, key=lambda x: below[x])
-        if below[leader] >= rules.game_points:
+        for e in deal_rows:
+            if e[1] == "trick" and e[0] in below:
+                below[e[0]] += e[2]
+        leader = max(kept, key=below.__getitem__)
+        if below[leader] >= game_points:
             won[leader] += 1
             if not who.three:
                 games.append({"winner": leader.value, "deals": game_deals,
                               "trick_points": {k.value: v for k, v in below.items()}})
             if rules.game_bonus is not None:
-                entries.append(ScoreEntry(leader, "honour", rules.game_bonus[0], "game", rules.game_bonus[1]))
+                rows.append((leader, "honour", rules.game_bonus[0], "game", rules.game_bonus[1], None, ""))
             below = {k: 0 for k in kept}
             game_deals = []
             if won[leader] == rules.rubber_games:
                 winner = leader
                 if rules.rubber_bonus is not None:
-                    entries.append(ScoreEntry(winner, "honour", rules.rubber_bonus[0], "rubber", rules.rubber_bonus[1]))
-    if kept is None:  # pragma: no cover - deals is not empty
-        raise InputError("deals", "expected a list of deal results")
+                    rows.append((winner, "honour", rules.rubber_bonus[0], "rubber", rules.rubber_bonus[1], None, ""))
     if winner is None and unfinished:
         if rules.unfinished_rubber_game is None:
             raise InputError("unfinished", f"{rules.id} states no score for an unfinished rubber")
         for k in kept:
             if won[k] and all(won[k] > won[o] for o in kept if o is not k):
-                entries.append(ScoreEntry(k, "honour", rules.unfinished_rubber_game[0],
-                                          "winners of a game in an unfinished rubber", rules.unfinished_rubber_game[1]))
+                rows.append((k, "honour", rules.unfinished_rubber_game[0], "winners of a game in an unfinished rubber",
+                             rules.unfinished_rubber_game[1], None, ""))
         notes.append("The rubber was stopped unfinished; the score is made up as it stands.")
     elif winner is None:
         notes.append("The rubber is not finished.")
     totals = {k: 0 for k in kept}
-    for e in entries:
-        if e.side in totals:
-            totals[e.side] += e.points
-    return _rubber_score(rules, who, kept, entries, notes, games, won, winner, totals, scored, unfinished)
+    for e in rows:
+        if e[0] in totals:
+            totals[e[0]] += e[2]
+    return _rubber_score(rules, who, kept, rows, notes, games, won, winner, totals, scored, unfinished)
 
 
-def _rubber_score(rules: Rules, who: Partnerships, kept: tuple[Any, ...], entries: list[ScoreEntry],
+def _rubber_score(rules: Rules, who: Partnerships, kept: tuple[Any, ...], rows: list[Row],
                   notes: list[str], games: list[dict[str, Any]], won: dict[Any, int], winner: Any,
                   totals: dict[Any, int], scored: list[Score], unfinished: bool) -> Score:
     rub: dict[str, Any] = {"games": {k.value: v for k, v in won.items() if v or not who.three},
@@ -129,10 +135,10 @@ def _rubber_score(rules: Rules, who: Partnerships, kept: tuple[Any, ...], entrie
                            "totals": {k.value: v for k, v in totals.items()}}
     if who.three:
         players = tuple(k for k in kept if isinstance(k, Seat))
-        return Score(rules.id, tuple(entries), tuple(notes), (), rub, tuple(scored), players=players,
-                     settlement=settle({k.value: v for k, v in totals.items()}))
+        return new_score(rules.id, tuple(rows), tuple(notes), (), players, rubber=rub, deals=tuple(scored),
+                         settlement=settle({k.value: v for k, v in totals.items()}))
     if winner is not None or unfinished:
         ns, ew = totals[Side.NS], totals[Side.EW]
         rub["difference"] = abs(ns - ew)
         rub["won_by"] = (Side.NS if ns > ew else Side.EW).value if ns != ew else None
-    return Score(rules.id, tuple(entries), tuple(notes), tuple(games), rub, tuple(scored))
+    return new_score(rules.id, tuple(rows), tuple(notes), rubber=rub, games=tuple(games), deals=tuple(scored))
