@@ -90,7 +90,7 @@ def score_general(result: Mapping[str, Any], hands: Mapping[str, Any] | None = N
 def score_one(rules: Rules, result: Mapping[str, Any], where: str = "",
               capped_below: Mapping[Any, int] | None = None, hands: Mapping[str, Any] | None = None) -> Score:
     """One deal: played, or ended without play. ``capped_below`` is each side's score toward game so far (in a
-    rubber), which a revoking side's cap counts from."""
+    rubber, by the text of the side), which a revoking side's cap counts from."""
     if result.get("new_deal") is not None:
         if hands is not None:
             raise InputError("hands", "a deal ended without play scores no honours: give no hands")
@@ -124,6 +124,6 @@ def _without_play(rules: Rules, result: Mapping[str, Any], where: str) -> Score:
     if "note" in result and not isinstance(result["note"], str):
         raise InputError(f"{where}note", "expected a text")
     pens = read_penalties(rules, result, where, players)
-    rows = tuple((p.who, p.column, p.points, p.reason, p.law, None, "penalty") for p in pens if p.points)
+    rows = tuple((p.who._value_, p.column, p.points, p.reason, p.law, "penalty") for p in pens if p.points)
     note = ("the deal ended without play: only the penalties exacted in it score",)
     return new_score(rules.id, rows, note, (), players or ())  # type: ignore[arg-type]

@@ -73,7 +73,7 @@ class Partnerships:
                                  f"{where}revokes[{i}]")
             for side, column, points in eff.scores:
                 if points:
-                    out.append((side, column, points, "revoke by %s", eff.law, (r.offender.value,), "revoke"))
+                    out.append((side._value_, column, points, "revoke by %s", eff.law, "revoke", r.offender.value))
             for frm, to, n in eff.transfers:
                 moved += n if to is declarer.side else -n
                 notes.append(_transfer_note(rules, n, frm.value, to.value, eff.law))
@@ -101,18 +101,18 @@ def _chicane(rules: Rules, sheet: Sheet, value: int, out: list[Row]) -> None:
         names = " and ".join(s.value for s in void)
         if rules.chicane_rule == "add":  # English: each player void of trumps scores chicane for his side
             for seat in void:
-                out.append((side, "honour", times * value, "chicane: %s holds no trump (%d x %d)", law,
-                            (seat.value, times, value), "chicane"))
+                out.append((side._value_, "honour", times * value, "chicane: %s holds no trump (%d x %d)", law,
+                            "chicane", seat.value, times, value))
         elif len(void) == 2 and rules.double_chicane is not None:  # American: off the adversaries' honours
             dtimes, dlaw = rules.double_chicane
-            out.append((side.other, "honour", -dtimes * value, "double chicane: %s hold no trump, deducted (%d x %d)",
-                        dlaw, (names, dtimes, value), "chicane"))
+            out.append((side.other._value_, "honour", -dtimes * value, "double chicane: %s hold no trump, deducted (%d x %d)",
+                        dlaw, "chicane", names, dtimes, value))
         elif held is not None and held[0] is side:  # American: added when the chicane side scores honours
-            out.append((side, "honour", times * value, "chicane: %s holds no trump (%d x %d)", law,
-                        (names, times, value), "chicane"))
+            out.append((side._value_, "honour", times * value, "chicane: %s holds no trump (%d x %d)", law,
+                        "chicane", names, times, value))
         else:  # ... deducted from the adversaries' honours when they score them
-            out.append((side.other, "honour", -times * value, "chicane: %s holds no trump, deducted (%d x %d)", law,
-                        (names, times, value), "chicane"))
+            out.append((side.other._value_, "honour", -times * value, "chicane: %s holds no trump, deducted (%d x %d)", law,
+                        "chicane", names, times, value))
 
 
 def _transfer_note(rules: Rules, n: int, frm: str, to: str, law: str) -> str:
@@ -184,7 +184,7 @@ class Players(Partnerships):
             for side, column, points in eff.scores:
                 if points:
                     for seat in ((declarer,) if side is dside else adversaries):
-                        out.append((seat, column, points, "revoke by %s", eff.law, (r.offender.value,), "revoke"))
+                        out.append((seat._value_, column, points, "revoke by %s", eff.law, "revoke", r.offender.value))
             for sides, into in ((eff.no_trick_score, no_trick), (eff.honours_only, only)):
                 for side in sides:
                     into.update((declarer,) if side is dside else adversaries)
@@ -202,7 +202,7 @@ class Players(Partnerships):
                 if best == 4:
                     pts, law = rules.by_player_no_trump["four_aces_in_one_hand"]
                 if pts:
-                    out.append((seat, "honour", pts, "honours: %d ace(s)", law, (total,), "honours"))
+                    out.append((seat._value_, "honour", pts, "honours: %d ace(s)", law, "honours", total))
                 continue
             hands = (best, total - best) if seat is sheet.declarer else (total,)
             pts, law = 0, ""
@@ -211,7 +211,7 @@ class Players(Partnerships):
                     times, law = rules.by_player_trump[_COUNT_KEYS[n]]
                     pts += times * value
             if pts:
-                out.append((seat, "honour", pts, "honours: %d held", law, (total,), "honours"))
+                out.append((seat._value_, "honour", pts, "honours: %d held", law, "honours", total))
 
 
 PARTNERSHIPS = Partnerships()
@@ -230,10 +230,14 @@ def score_core(rules: Rules, sheet: Sheet, who: Partnerships, where: str = ""
     out: list[Row] = []
     notes: list[str] = []
     cp = plan_of(rules).contract(sheet.contract.text)
-    declaring, defending = who.declaring(sheet), who.defending(sheet)
+    # who scores, as the rows name them (the text of a side or seat)
+    declaring = tuple(w._value_ for w in who.declaring(sheet))
+    defending = tuple(w._value_ for w in who.defending(sheet))
 
-    moved, no_trick, only, revokers = (who.revokes(rules, sheet, cp.per, out, notes, where) if sheet.revokes
-                                       else (0, _NONE, _NONE, ()))
+    moved, no_trick_by, only_by, revokers = (who.revokes(rules, sheet, cp.per, out, notes, where) if sheet.revokes
+                                             else (0, _NONE, _NONE, ()))
+    no_trick = {w._value_ for w in no_trick_by}
+    only = {w._value_ for w in only_by}
     if who.PENALTIES_FIRST:
         _penalties(sheet, out)
     play(rules, cp, who, declaring, defending, sheet.tricks, moved, sheet.original_one_spade, sheet.spade_note,
@@ -246,17 +250,19 @@ def score_core(rules: Rules, sheet: Sheet, who: Partnerships, where: str = ""
         premium(rules, declaring + defending, out)
 
     if only:  # a revoking side scores nothing but honours (and, under some codes, chicane)
-        out = [e for e in out if e[0] not in only or e[6] in _KEPT_BY_REVOKERS]
+        out = [e for e in out if e[0] not in only or e[5] in _KEPT_BY_REVOKERS]
     if revokers and rules.revoking_no_slam:  # 1904 law 90, V: no Grand Slam or Little Slam, that hand
-        out = [e for e in out if not (e[6] == "slam" and e[0] in revokers)]
+        barred = {side._value_ for side in revokers}
+        out = [e for e in out if not (e[5] == "slam" and e[0] in barred)]
     return out, notes, revokers if rules.revoking_cap is not None else ()
 
 
-def play(rules: Rules, cp: ContractPlan, who: Partnerships, declaring: tuple[Who, ...], defending: tuple[Who, ...],
-         own: int, moved: int, original: bool, spade_note: str, no_trick: frozenset[Who] | set[Who],
+def play(rules: Rules, cp: ContractPlan, who: Partnerships, declaring: tuple[str, ...], defending: tuple[str, ...],
+         own: int, moved: int, original: bool, spade_note: str, no_trick: frozenset[str] | set[str],
          out: list[Row], notes: list[str]) -> None:
     """The rows of the play: the odd tricks (and, doubled, the bonus) or the under-tricks, and slams by either side.
-    ``own`` are the tricks the declaring side won in play, ``moved`` those transferred to it for revokes."""
+    ``own`` are the tricks the declaring side won in play, ``moved`` those transferred to it for revokes;
+    ``declaring``, ``defending`` and ``no_trick`` name sides (three-hand: players) as rows do."""
     # tricks taken for a revoke are added (they cannot exceed what the other side holds) but count for no bonus
     # or slam: "independently of any tricks taken for the revoke"
     tricks = own + max(-own, min(moved, 13 - own)) if moved else own
@@ -269,13 +275,13 @@ def play(rules: Rules, cp: ContractPlan, who: Partnerships, declaring: tuple[Who
             if points:
                 for w in declaring:
                     if w not in no_trick:
-                        out.append((w, "trick", points, "%d tricks at %d%s", cp.trick_law, (odd,) + cp.trick_tail,
-                                    "tricks"))
+                        out.append((w, "trick", points, "%d tricks at %d%s", cp.trick_law, "tricks", odd,
+                                    *cp.trick_tail))
             if cp.bonus is not None and own >= needed:
                 extra = own - needed
                 reason, args = who.bonus_reason(cp.dbl, extra)
                 for w in declaring:
-                    out.append((w, "honour", cp.bonus * (1 + extra), reason, cp.bonus_law, args, "bonus"))
+                    out.append((w, "honour", cp.bonus * (1 + extra), reason, cp.bonus_law, "bonus", *args))
         elif cp.under is not None:
             short = needed - tricks
             each = cp.under
@@ -293,13 +299,13 @@ def play(rules: Rules, cp: ContractPlan, who: Partnerships, declaring: tuple[Who
                              "nor original_one_spade.")
             args = who.under_args(short, each, note)
             for w in defending:
-                out.append((w, "honour", points, who.UNDER, law, args, "undertricks"))
+                out.append((w, "honour", points, who.UNDER, law, "undertricks", *args))
     else:  # straight bridge: either side scores the odd tricks it wins
         for side, won in ((declaring[0], tricks), (defending[0], 13 - tricks)):
             if won > book and side not in no_trick:
                 odd = won - book
-                out.append((side, "trick", odd * cp.per, "%d tricks at %d%s", cp.trick_law, (odd,) + cp.trick_tail,
-                            "tricks"))
+                out.append((side, "trick", odd * cp.per, "%d tricks at %d%s", cp.trick_law, "tricks", odd,
+                            *cp.trick_tail))
 
     # slams, by either side, without revoke tricks
     if own >= 12 or own <= 1:
@@ -308,14 +314,14 @@ def play(rules: Rules, cp: ContractPlan, who: Partnerships, declaring: tuple[Who
         if slam is not None:
             reason = who.SLAM if won == 13 else who.LITTLE
             for w in winners:
-                out.append((w, "honour", slam[0], reason, slam[1], None, "slam"))
+                out.append((w, "honour", slam[0], reason, slam[1], "slam"))
 
 
-def premium(rules: Rules, whos: tuple[Who, ...], out: list[Row]) -> None:
+def premium(rules: Rules, whos: tuple[str, ...], out: list[Row]) -> None:
     """Duplicate: a premium for the trick points of one deal."""
     least = rules.premium_trick_points
     points, law = rules.premium  # type: ignore[misc]
-    made_by: dict[Who, int] = {}
+    made_by: dict[str, int] = {}
     for e in out:
         if e[1] == "trick":
             made_by[e[0]] = made_by.get(e[0], 0) + e[2]
@@ -324,26 +330,27 @@ def premium(rules: Rules, whos: tuple[Who, ...], out: list[Row]) -> None:
     for w in whos:
         made = made_by.get(w, 0)
         if made >= least:
-            out.append((w, "honour", points, "premium: %d trick points in one deal", law, (made,), "premium"))
+            out.append((w, "honour", points, "premium: %d trick points in one deal", law, "premium", made))
 
 
 def _penalties(sheet: Sheet, out: list[Row]) -> None:
     for p in sheet.penalties:
         if p.points:
-            out.append((p.who, p.column, p.points, p.reason, p.law, None, "penalty"))
+            out.append((p.who._value_, p.column, p.points, p.reason, p.law, "penalty"))
 
 
-def cap_entries(rows: list[Row] | tuple[Row, ...], sides: tuple[Side, ...], below: dict[Any, int], cap: int,
+def cap_entries(rows: list[Row] | tuple[Row, ...], sides: tuple[Side, ...], below: dict[str, int], cap: int,
                 law: str) -> tuple[Row, ...]:
-    """Hold each revoking side's trick points in the hand so that its score toward game stays at or under ``cap``
-    (1904 law 90 V, 1905 law 89)."""
+    """Hold each revoking side's trick points in the hand so that its score toward game (``below``, by the text of
+    the side) stays at or under ``cap`` (1904 law 90 V, 1905 law 89)."""
     out = list(rows)
-    for side in sides:
-        mine = [e for e in out if e[0] is side and e[1] == "trick" and e[2] > 0]
+    for side_of in sides:
+        side = side_of._value_
+        mine = [e for e in out if e[0] == side and e[1] == "trick" and e[2] > 0]
         total = sum(e[2] for e in mine)
         allowed = max(0, cap - below.get(side, 0))
         if total > allowed:
             out = [e for e in out if all(e is not m for m in mine)]
             if allowed:
-                out.append((side, "trick", allowed, "(capped at %d toward game)", law, (cap,), "tricks"))
+                out.append((side, "trick", allowed, "(capped at %d toward game)", law, "tricks", cap))
     return tuple(out)

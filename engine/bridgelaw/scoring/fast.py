@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InputError
-from ..values import Seat, Side
+from ..values import Seat
 from .core import PARTNERSHIPS, play, premium
 from .model import Row, Score
 from .plan import Plan
@@ -29,7 +29,7 @@ PLAIN_KEYS = frozenset(("code", "declarer", "contract", "tricks", "honours", "de
                         "deal"))
 _SEATS = {s._value_: s for s in Seat}
 # the declarer's seat, his side (who scores for the declaring side) and the adversaries
-_DECLARING = {s._value_: (s, (s.side,), (s.side.other,)) for s in Seat}
+_DECLARING = {s._value_: (s, (s.side._value_,), (s.side.other._value_,)) for s in Seat}
 _NO_ONE: frozenset[Any] = frozenset()
 _MAX_NOTE = 500  # as schema/score.schema.json and the edge (.sheet) allow
 
@@ -109,13 +109,12 @@ def score_plain(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] 
     if plan.premium:
         premium(plan.rules, _BOTH[declaring[0]], out)
     s = _new(Score)  # as model.new_score makes it
-    attrs = s.__dict__
-    attrs["code"] = plan.id
-    attrs["_rows"] = tuple(out)
-    if notes:
-        attrs["notes"] = tuple(notes)
+    s._code = plan.id
+    s._rows = tuple(out)
+    s._entries = None
+    s._more = {"notes": tuple(notes)} if notes else None
     return s
 
 
 _new = object.__new__
-_BOTH = {Side.NS: (Side.NS, Side.EW), Side.EW: (Side.EW, Side.NS)}  # the declaring side, then the adversaries
+_BOTH = {"NS": ("NS", "EW"), "EW": ("EW", "NS")}  # the declaring side, then the adversaries

@@ -110,10 +110,10 @@ class Plan:
             words = key.replace("_", " ")
             for side in (Side.NS, Side.EW):
                 if nt:
-                    rows[(side._value_, key)] = (side, "honour", n, "honours: %s", law, (words,), "honours")
+                    rows[(side._value_, key)] = (side._value_, "honour", n, "honours: %s", law, "honours", words)
                 elif n * value:
-                    rows[(side._value_, key)] = (side, "honour", n * value, "honours: %s (%d x %d)", law,
-                                                 (words, n, value), "honours")
+                    rows[(side._value_, key)] = (side._value_, "honour", n * value, "honours: %s (%d x %d)", law,
+                                                 "honours", words, n, value)
                 else:
                     rows[(side._value_, key)] = ()
         self._honours[strain] = rows

@@ -43,8 +43,6 @@ def settle(totals: Mapping[str, int]) -> dict[str, int]:
 
 def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> Score:
     """A rubber's deals, games and result (``fast``: a plain deal is read by :func:`.fast.score_plain`)."""
-    from . import score_one  # the one-deal scorer (a deal played, or one ended without play)
-
     check_keys(rubber, _RUBBER_KEYS, "", "a rubber has")
     deals = rubber.get("deals")
     if not isinstance(deals, list) or not deals:
@@ -61,24 +59,29 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
     rows: list[Row] = []
     notes: list[str] = []
     games: list[dict[str, Any]] = []
-    kept: tuple[Any, ...] = () if who.three else (Side.NS, Side.EW)
-    won: dict[Any, int] = {k: 0 for k in kept}
-    below: dict[Any, int] = {k: 0 for k in kept}
+    kept: tuple[Any, ...] = () if who.three else (Side.NS, Side.EW)  # who keeps a score
+    names: tuple[str, ...] = tuple(k._value_ for k in kept)  # ... as rows name them
+    won: dict[str, int] = dict.fromkeys(names, 0)
+    below: dict[str, int] = dict.fromkeys(names, 0)  # each one's trick points toward the game
     scored: list[Score] = []
     winner = None
     game_deals: list[int] = []
     dummy = None
     game_points = rules.game_points
+    plain = fast and plan.four_hand
+    code_id = rules.id
     for i, d in enumerate(deals):
         if winner is not None:
             raise InputError(f"deals[{i}]", "the rubber was already won: this deal belongs to the next rubber")
         if type(d) is not dict and not isinstance(d, Mapping):
             raise InputError(f"deals[{i}]", "expected a deal result")
-        if "code" in d and d["code"] != rules.id:
-            raise InputError(f"deals[{i}].code", f"the rubber is scored under {rules.id}; a deal cannot name "
+        if "code" in d and d["code"] != code_id:
+            raise InputError(f"deals[{i}].code", f"the rubber is scored under {code_id}; a deal cannot name "
                              "another code")
-        s = score_plain(plan, d) if fast and plan.four_hand and type(d) is dict else None
+        s = score_plain(plan, d) if plain and type(d) is dict else None
         if s is None:
+            from . import score_one  # the one-deal scorer (a deal played, or one ended without play)
+
             if rules.three:
                 if dummy is not None and d.get("dummy") != dummy:
                     raise InputError(f"deals[{i}].dummy", f"the players keep their seats through a rubber: the "
@@ -87,40 +90,44 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
             s = score_one(rules, {**d, "code": rules.id}, f"deals[{i}].", capped_below=below)
         if not kept:
             kept = s.players
-            won = {k: 0 for k in kept}
-            below = {k: 0 for k in kept}
+            names = tuple(k._value_ for k in kept)
+            won = dict.fromkeys(names, 0)
+            below = dict.fromkeys(names, 0)
         scored.append(s)
         deal_rows = s._rows
         rows.extend(deal_rows)
         game_deals.append(i + 1)
+        counted = False
         for e in deal_rows:
             if e[1] == "trick" and e[0] in below:
                 below[e[0]] += e[2]
-        leader = max(kept, key=below.__getitem__)
+                counted = True
+        if not counted and game_points > 0:
+            continue  # no one's score toward game moved: no game won
+        leader = max(names, key=below.__getitem__)
         if below[leader] >= game_points:
             won[leader] += 1
             if not who.three:
-                games.append({"winner": leader.value, "deals": game_deals,
-                              "trick_points": {k.value: v for k, v in below.items()}})
+                games.append({"winner": leader, "deals": game_deals, "trick_points": below})
             if rules.game_bonus is not None:
-                rows.append((leader, "honour", rules.game_bonus[0], "game", rules.game_bonus[1], None, ""))
-            below = {k: 0 for k in kept}
+                rows.append((leader, "honour", rules.game_bonus[0], "game", rules.game_bonus[1], ""))
+            below = dict.fromkeys(names, 0)
             game_deals = []
             if won[leader] == rules.rubber_games:
                 winner = leader
                 if rules.rubber_bonus is not None:
-                    rows.append((winner, "honour", rules.rubber_bonus[0], "rubber", rules.rubber_bonus[1], None, ""))
+                    rows.append((winner, "honour", rules.rubber_bonus[0], "rubber", rules.rubber_bonus[1], ""))
     if winner is None and unfinished:
         if rules.unfinished_rubber_game is None:
             raise InputError("unfinished", f"{rules.id} states no score for an unfinished rubber")
-        for k in kept:
-            if won[k] and all(won[k] > won[o] for o in kept if o is not k):
+        for k in names:
+            if won[k] and all(won[k] > won[o] for o in names if o != k):
                 rows.append((k, "honour", rules.unfinished_rubber_game[0], "winners of a game in an unfinished rubber",
-                             rules.unfinished_rubber_game[1], None, ""))
+                             rules.unfinished_rubber_game[1], ""))
         notes.append("The rubber was stopped unfinished; the score is made up as it stands.")
     elif winner is None:
         notes.append("The rubber is not finished.")
-    totals = {k: 0 for k in kept}
+    totals = dict.fromkeys(names, 0)
     for e in rows:
         if e[0] in totals:
             totals[e[0]] += e[2]
@@ -128,17 +135,16 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
 
 
 def _rubber_score(rules: Rules, who: Partnerships, kept: tuple[Any, ...], rows: list[Row],
-                  notes: list[str], games: list[dict[str, Any]], won: dict[Any, int], winner: Any,
-                  totals: dict[Any, int], scored: list[Score], unfinished: bool) -> Score:
-    rub: dict[str, Any] = {"games": {k.value: v for k, v in won.items() if v or not who.three},
-                           "winner": winner.value if winner is not None else None,
-                           "totals": {k.value: v for k, v in totals.items()}}
+                  notes: list[str], games: list[dict[str, Any]], won: dict[str, int], winner: str | None,
+                  totals: dict[str, int], scored: list[Score], unfinished: bool) -> Score:
+    rub: dict[str, Any] = {"games": {k: v for k, v in won.items() if v or not who.three}, "winner": winner,
+                           "totals": totals}
     if who.three:
         players = tuple(k for k in kept if isinstance(k, Seat))
         return new_score(rules.id, tuple(rows), tuple(notes), (), players, rubber=rub, deals=tuple(scored),
-                         settlement=settle({k.value: v for k, v in totals.items()}))
+                         settlement=settle(dict(totals)))
     if winner is not None or unfinished:
-        ns, ew = totals[Side.NS], totals[Side.EW]
+        ns, ew = totals["NS"], totals["EW"]
         rub["difference"] = abs(ns - ew)
-        rub["won_by"] = (Side.NS if ns > ew else Side.EW).value if ns != ew else None
+        rub["won_by"] = ("NS" if ns > ew else "EW") if ns != ew else None
     return new_score(rules.id, tuple(rows), tuple(notes), rubber=rub, games=tuple(games), deals=tuple(scored))
