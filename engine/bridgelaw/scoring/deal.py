@@ -103,29 +103,50 @@ def read_card_hands(hands: object, field_name: str = "hands") -> Hands:
     if not isinstance(hands, Mapping) or len(hands) != 4:
         raise InputError(field_name, "expected the four hands by seat, {N: [SA, HT, ...], E: [...], S: [...], W: [...]}")
     out: Hands = {}
-    seen: set[str] = set()
     for key, cards in hands.items():
-        seat = _SEAT_OF.get(key) if isinstance(key, str) else None
+        seat = _SEAT_OF.get(key) if type(key) is str else None
         if seat is None or seat in out:
-            raise InputError(field_name, f"expected the seats N, E, S and W, got {key!r}")
-        if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)) or len(cards) != 13:
+            raise InputError(field_name, f"expected the seats N, E, S and W, got {key!r:.20}")
+        if type(cards) not in (list, tuple) or len(cards) != 13:
             raise InputError(f"{field_name}.{seat._value_}", f"expected the 13 card texts {seat._value_} holds, "
                              f"got {cards!r:.80}")
-        if not all(type(c) is str for c in cards) or not _DECK.issuperset(cards):
-            bad = next(c for c in cards if not (isinstance(c, str) and c in _DECK))
+        try:
+            known = _DECK.issuperset(cards)
+        except TypeError:  # a card that cannot be a card text at all
+            known = False
+        if not known:
+            bad = next(c for c in cards if not (type(c) is str and c in _DECK))
             raise InputError(f"{field_name}.{seat._value_}", f"{bad!r:.20} is not a card: expected a suit C D H S "
                              "then a rank AKQJT98765432 (e.g. SA, HT)")
-        seen.update(cards)
-        ranks = ["", "", "", ""]
-        for c in cards:
-            ranks[_SUIT_INDEX[c[0]]] += c[1]
-        out[seat] = (ranks[0], ranks[1], ranks[2], ranks[3])
-    if len(seen) != 52:
-        raise InputError(field_name, f"a deal is 52 distinct cards; these hands hold {len(seen)} different cards")
+        out[seat] = _by_suit(cards)
+    h0, h1, h2, h3 = out.values()
+    for j in (0, 1, 2, 3):
+        suit = h0[j] + h1[j] + h2[j] + h3[j]
+        if len(suit) != 13 or len(set(suit)) != 13:
+            seen = {c for cards in hands.values() for c in cards}  # type: ignore[union-attr]
+            raise InputError(field_name, f"a deal is 52 distinct cards; these hands hold {len(seen)} different cards")
     return out
 
 
+def _by_suit(cards: list[str] | tuple[str, ...]) -> tuple[str, str, str, str]:
+    """Thirteen card texts as the ranks held in spades, hearts, diamonds and clubs. Cards grouped by suit in that
+    order (as a deal string is read) are cut apart; any other order is sorted out card by card."""
+    joined = "".join(cards)
+    cuts = _GROUPED.get(joined[::2])
+    if cuts is not None:
+        ranks = joined[1::2]
+        a, b, c = cuts
+        return ranks[:a], ranks[a:b], ranks[b:c], ranks[c:]
+    by = ["", "", "", ""]
+    for card in cards:
+        by[_SUIT_INDEX[card[0]]] += card[1]
+    return by[0], by[1], by[2], by[3]
+
+
 _SUIT_INDEX = {s: j for j, s in enumerate(_SUITS)}
+# the suits of a hand's thirteen cards grouped spades, hearts, diamonds, clubs -> where each suit ends
+_GROUPED = {"S" * a + "H" * b + "D" * c + "C" * (13 - a - b - c): (a, a + b, a + b + c)
+            for a in range(14) for b in range(14 - a) for c in range(14 - a - b)}
 
 
 def parse_deal(text: object, field_name: str = "deal") -> dict[Seat, tuple[Card, ...]]:

@@ -63,6 +63,7 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
     names: tuple[str, ...] = tuple(k._value_ for k in kept)  # ... as rows name them
     won: dict[str, int] = dict.fromkeys(names, 0)
     below: dict[str, int] = dict.fromkeys(names, 0)  # each one's trick points toward the game
+    totals: dict[str, int] = dict.fromkeys(names, 0)  # and in the rubber
     scored: list[Score] = []
     winner = None
     game_deals: list[int] = []
@@ -93,15 +94,19 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
             names = tuple(k._value_ for k in kept)
             won = dict.fromkeys(names, 0)
             below = dict.fromkeys(names, 0)
+            totals = dict.fromkeys(names, 0)
         scored.append(s)
         deal_rows = s._rows
         rows.extend(deal_rows)
         game_deals.append(i + 1)
         counted = False
         for e in deal_rows:
-            if e[1] == "trick" and e[0] in below:
-                below[e[0]] += e[2]
-                counted = True
+            who_ = e[0]
+            if who_ in totals:
+                totals[who_] += e[2]
+                if e[1] == "trick":
+                    below[who_] += e[2]
+                    counted = True
         if not counted and game_points > 0:
             continue  # no one's score toward game moved: no game won
         leader = max(names, key=below.__getitem__)
@@ -111,12 +116,14 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
                 games.append({"winner": leader, "deals": game_deals, "trick_points": below})
             if rules.game_bonus is not None:
                 rows.append((leader, "honour", rules.game_bonus[0], "game", rules.game_bonus[1], ""))
+                totals[leader] += rules.game_bonus[0]
             below = dict.fromkeys(names, 0)
             game_deals = []
             if won[leader] == rules.rubber_games:
                 winner = leader
                 if rules.rubber_bonus is not None:
                     rows.append((winner, "honour", rules.rubber_bonus[0], "rubber", rules.rubber_bonus[1], ""))
+                    totals[winner] += rules.rubber_bonus[0]
     if winner is None and unfinished:
         if rules.unfinished_rubber_game is None:
             raise InputError("unfinished", f"{rules.id} states no score for an unfinished rubber")
@@ -124,13 +131,10 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
             if won[k] and all(won[k] > won[o] for o in names if o != k):
                 rows.append((k, "honour", rules.unfinished_rubber_game[0], "winners of a game in an unfinished rubber",
                              rules.unfinished_rubber_game[1], ""))
+                totals[k] += rules.unfinished_rubber_game[0]
         notes.append("The rubber was stopped unfinished; the score is made up as it stands.")
     elif winner is None:
         notes.append("The rubber is not finished.")
-    totals = dict.fromkeys(names, 0)
-    for e in rows:
-        if e[0] in totals:
-            totals[e[0]] += e[2]
     return _rubber_score(rules, who, kept, rows, notes, games, won, winner, totals, scored, unfinished)
 
 
