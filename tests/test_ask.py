@@ -72,11 +72,11 @@ def type_interview(code: str, answers: list[str], *flags: str) -> tuple[str, str
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("case", INTERVIEWS, ids=[c["name"] for c in INTERVIEWS])
 def test_an_interview_typed_at_the_terminal_rules_as_rule_does(case):
-    from bridgelaw import rule
+    from bridgelaw import api
 
     out, shown = type_interview(case["code"], case["answers"], "--json")
     assert "!" in shown, "each interview types one wrong answer, which must be explained"
-    assert json.loads(out) == json.loads(json.dumps(rule(case["incident"]).to_dict()))
+    assert json.loads(out) == json.loads(json.dumps(api.rule(case["incident"])))  # what `rule --json` prints
     incident_out, _ = type_interview(case["code"], case["answers"], "--incident")
     assert json.loads(incident_out) == case["incident"]
 

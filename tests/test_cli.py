@@ -18,7 +18,8 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
 def test_rule_reads_like_a_ruling_at_the_table():
     p = run("rule", str(CASE))
     assert p.returncode == 0
-    assert "East chooses one of:" in p.stdout and "Law 84" in p.stdout and "100 points to EW" in p.stdout
+    assert "East chooses one of:" in p.stdout and "Law 84" in p.stdout
+    assert "East–West add 100 points to their honour score" in p.stdout and p.stdout.startswith("Revoke by North — ")
 
 
 def test_rule_json_from_stdin():

@@ -1,45 +1,40 @@
-"""PBN 2.1: reading, writing, the ^ markers, and replaying whole deals."""
+"""Replaying whole deals: the examples, JSON records, and the table written as PBN."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
 import pytest
 
-from bridgelaw import InputError
-from bridgelaw.pbn import read_pbn, write_pbn
-from bridgelaw.replay import replay
+from bridgelaw import InputError, Table
+from bridgelaw.pbn import read_pbn
+from bridgelaw.replay import replay, replay_game
 
 from conftest import ROOT
 
 DEAL = "N:AKQJ2.AK.AK.AKQ2 T9876.QJ2.QJ2.J3 543.T9876.T98.T9 .543.76543.87654"
 
 
-def test_markers_are_read_and_checked_against_what_the_table_finds():
-    rec = read_pbn((ROOT / "examples" / "insufficient-bid-and-revoke.pbn").read_text())[0]
-    assert rec.tags["Dealer"] == "S" and rec.auction[1] == ("1S", ["^I"])
-    rep = replay(rec)
-    assert rep["mismatches"] == []
-    bad = [e for e in rep["events"] if e.get("irregularity") == "insufficient_bid"]
-    assert bad and bad[0]["seat"] == "W"
-    # no choice recorded: the first option (penalize) is taken and said
-    assert any("took the first option, penalize" in e.get("note", "") for e in rep["events"])
-    assert rep["state"]["calls"][1] == ["W", "4S"]
+def test_the_example_replays_its_markers_as_accepted_and_its_recorded_remedies_as_chosen():
+    first, second = read_pbn((ROOT / "examples" / "insufficient-bid-and-revoke.pbn").read_bytes())
+    a, _ = replay_game(first)
+    b, _ = replay_game(second)
+    assert [(r["kind"], r["remedy"], r["how"]) for r in a.rulings] == [
+        ("insufficient_bid", "waive", "accepted (^I)"), ("revoke", "-", "accepted (^R)")]
+    assert [(r["kind"], r["remedy"], r["how"]) for r in b.rulings] == [
+        ("insufficient_bid", "penalize", "recorded"), ("revoke", "points", "recorded")]
+    # the revoke let pass costs nothing; the one penalized costs the points law 84 gives (100 in 1913)
+    assert a.score == {"NS": 180, "EW": 0} and b.score == {"NS": 280, "EW": 0}
+    _, t = replay_game(second, keep=True)
+    assert t.state["calls"][1] == ["W", "4S"]  # law 50: the insufficient bid made good
 
 
-def test_a_marker_the_table_does_not_confirm_is_reported():
-    rec = read_pbn('[Code "wcny-1913"]\n[Dealer "S"]\n[Auction "S"]\n1H 2H ^I Pass Pass\nPass\n')[0]
-    rep = replay(rec)
-    assert rep["mismatches"] and "^I" in rep["mismatches"][0]
-
-
-def test_written_pbn_reads_back_and_replays_to_the_same_play():
+def test_a_record_written_back_reads_and_replays_the_same():
     text = (ROOT / "examples" / "one-spade-made.pbn").read_text()
-    rep = replay(read_pbn(text)[0])
-    assert rep["phase"] == "done" and rep["mismatches"] == []
-    again = write_pbn(rep["state"])
-    assert again == text
+    res, _ = replay_game(read_pbn(text)[0], write=True)
+    assert res.status == "scored" and read_pbn(res.written) == read_pbn(text)
 
 
 def test_json_record_with_a_recorded_choice():
@@ -52,6 +47,13 @@ def test_json_record_with_a_recorded_choice():
     ]})
     assert rep["declarer"] == "S" and rep["contract"] == "1H"
     assert [e.get("applied") for e in rep["events"] if "applied" in e] == ["waive"]
+
+
+def test_a_json_record_with_no_choice_takes_the_first_option_and_says_so():
+    rep = replay({"code": "wcny-1913", "dealer": "S", "deal": DEAL, "events": [
+        {"seat": "S", "call": "1H"}, {"seat": "W", "call": "1S"}]})
+    assert any("took the first option, penalize" in e.get("note", "") for e in rep["events"])
+    assert rep["state"]["calls"][1] == ["W", "4S"]
 
 
 def test_a_recorded_choice_names_the_suit_called():
@@ -74,8 +76,6 @@ def test_a_trick_whose_cards_cannot_all_be_placed_is_named_not_replayed_for_ever
 
 
 def test_replay_names_the_revoker_when_a_later_card_establishes_his_revoke(tmp_path):
-    import json
-
     d = "N:KJ73.T73.Q84.K95 AQT62.62.J73.Q84 95.AK95.AT62.J73 84.QJ84.K95.AT62"
     rec = {"code": "wcny-1913", "dealer": "S", "deal": d, "events": [
         {"seat": "S", "call": "1H"}, {"seat": "W", "call": "P"}, {"seat": "N", "call": "P"}, {"seat": "E", "call": "P"},
@@ -89,8 +89,6 @@ def test_replay_names_the_revoker_when_a_later_card_establishes_his_revoke(tmp_p
 
 
 def test_a_three_hand_record_replays_reseated_and_scores_player_by_player():
-    import json
-
     rec = json.loads((ROOT / "examples" / "three-hand-bid-out-of-turn.json").read_text())
     rep = replay(rec)
     assert rep["declarer"] == "W" and rep["seating"] == {"N": "E", "E": "dummy", "S": "S", "W": "W"}
@@ -100,16 +98,23 @@ def test_a_three_hand_record_replays_reseated_and_scores_player_by_player():
     assert totals == {"E": 6, "S": 56, "W": 80}
 
 
-@pytest.mark.parametrize("text, where, what", [
-    ('[Dealer "S"]\n[Auction "S"]\n1H 8C\n', "<pbn>:3:4", "is not a call"),
-    ('[Dealer "S"]\n[Auction "S"]\n^I 1H\n', "<pbn>:3:1", "follows no call"),
-    ('[Dealer "S"]\n[Play "W"]\nSA SK ZZ S2\n', "<pbn>:3:7", "is not a card"),
-    ('[Dealer "S"\n', "<pbn>:1:1", "not a PBN tag"),
-])
-def test_errors_point_at_line_and_column(text, where, what):
-    with pytest.raises(InputError) as info:
-        read_pbn(text)
-    assert info.value.field == where and what in info.value.message
+def test_a_table_that_ruled_nothing_writes_itself_as_pbn_that_replays_to_its_score():
+    t = Table("wcny-1913", dealer="N", deal=DEAL)
+    for s, c in [("N", "1S"), ("E", "P"), ("S", "P"), ("W", "P")]:
+        t.call(s, c)
+    while t.state["phase"] == "play":
+        t.play(t.next_player(), t.legal_cards()[0])
+    res, _ = replay_game(read_pbn(t.to_pbn())[0])
+    assert res.status == "scored" and res.score == {k: v["total"] for k, v in t.score().to_dict()["totals"].items()}
+
+
+def test_a_table_that_ruled_says_how_to_write_its_rulings():
+    t = Table("wcny-1913", dealer="S", deal=DEAL)
+    t.call("S", "1H")
+    t.call("W", "1S")
+    t.apply("penalize")
+    with pytest.raises(InputError, match="TableAdapter"):
+        t.to_pbn()
 
 
 def test_replay_cli_exits_2_on_a_bad_record(tmp_path):
@@ -118,3 +123,10 @@ def test_replay_cli_exits_2_on_a_bad_record(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "bridgelaw.cli", "replay", str(f), "--code", "wcny-1913"],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "bad.pbn:3:4" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_result_that_cannot_be_read_is_noted_when_the_play_gives_the_result():
+    text = (ROOT / "examples" / "insufficient-bid-and-revoke.pbn").read_text(encoding="latin-1")
+    game = read_pbn(text.replace('[Result "12"]', '[Result "=1"]'))[0]
+    res, _ = replay_game(game)
+    assert res.status == "scored" and res.tricks == 12 and any('[Result "=1"]' in n for n in res.notes)

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from .errors import InputError, UnknownCodeError, did_you_mean
 
 __all__ = [
-    "NotFoundError", "codes", "code_detail", "find_law", "law_dict", "law", "search", "kinds", "rule",
+    "NotFoundError", "codes", "code_detail", "find_law", "law_dict", "law", "search", "kinds", "ruling_dict", "rule",
     "score", "auction", "auction_run", "diff", "casebook",
 ]
 
@@ -175,11 +175,18 @@ def unwrap(data: Any, key: str, marker: str) -> Any:
     return data
 
 
+def ruling_dict(ruling: Any) -> dict[str, Any]:
+    """A ruling as JSON, with its ``words`` (:mod:`bridgelaw.wording`: what a page or a program shows people)."""
+    from .wording import ruling_words
+
+    return {**ruling.to_dict(), "words": ruling_words(ruling).to_dict()}
+
+
 def rule(incident: Any) -> dict[str, Any]:
-    """``bridgelaw rule - --json``: the ruling on an incident (or on a casebook entry's incident)."""
+    """``bridgelaw rule - --json``: the ruling on an incident (or on a casebook entry's incident), with its words."""
     from .referee import rule as _rule
 
-    return _rule(unwrap(incident, "incident", "irregularity")).to_dict()
+    return ruling_dict(_rule(unwrap(incident, "incident", "irregularity")))
 
 
 def score(result: Any) -> dict[str, Any]:
@@ -213,7 +220,7 @@ def auction_run(code_id: str, dealer: str, calls: Sequence[Any]) -> tuple[dict[s
         if not a.legal:
             assert a.ruling is not None
             ev["irregularity"] = a.kind
-            ev["ruling"] = a.ruling.to_dict()
+            ev["ruling"] = ruling_dict(a.ruling)
             ruling = a.ruling
             events.append(ev)
             break  # the ruling waits on the innocent side's choice

@@ -115,8 +115,19 @@ def cmd_law(args: argparse.Namespace) -> int:
     number = args.number
     law = api.find_law(code, number)
     if args.json:
-        print(json.dumps(api.law_dict(code, law), indent=2, ensure_ascii=False))
+        data = api.law_dict(code, law)
+        if args.variants:
+            from .witnesses import readings
+
+            data["readings"] = readings(code, law.number)
+        print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
+    if args.variants:
+        from .witnesses import readings_text
+
+        print_after = readings_text(code, law.number)
+    else:
+        print_after = ""
     shown = law.number if law.number == number or not law.missing else number
     head = f"{code.id} — law {shown}" + (f" ({law.heading})" if law.heading else "")
     print(head)
@@ -132,6 +143,8 @@ def cmd_law(args: argparse.Namespace) -> int:
         print(_wrap(f"Note: {law.note}", "  "))
     if law.provisions:
         print("  provisions: " + ", ".join(p.id for p in law.provisions))
+    if print_after:
+        print(print_after)
     return 0
 
 
@@ -176,91 +189,26 @@ def cmd_kinds(args: argparse.Namespace) -> int:
         for n, f in k.facts.items():
             t = " | ".join(f.type.choices) if f.type.choices else f.type.name
             extra = (f" [derived: {f.derived}]" if f.derived else "") + \
-                    (f" [presumed {str(f.default).lower()} if not given]" if f.default is not None else "")
+                    (f" [if not given: {f.presumed}]" if f.default is not None else "")
             print(f"    {n} ({t}): {f.ask}{extra}")
     return 0
 
 
-def _print_ruling(r: Any, code: Any) -> None:
-    print(f"Ruling under {r.code}: {r.irregularity.replace('_', ' ')}")
-    if r.questions:
-        print("\nThe ruling needs answers to:")
-        for q in r.questions:
-            print(f"  ? {q.ask}  (fact: {q.fact})")
-    if r.effects:
-        print("\nThe law applies:")
-        for e in r.effects:
-            print("  - " + describe_effect(e))
-    if r.options:
-        by_chooser: dict[str, list[Any]] = {}
-        for o in r.options:
-            by_chooser.setdefault(o.chooser, []).append(o)
-        for chooser, opts in by_chooser.items():
-            who = f"either {_side_words(chooser)}" if len(chooser) == 2 else _seat_words(chooser)
-            print(f"\n{who} chooses one of:")
-            for o in opts:
-                what = o.label or "; ".join(describe_effect(e) for e in o.effects)
-                print(f"  [{o.id}] {what}  (law {o.law})")
-                for e in o.effects:
-                    print("        - " + describe_effect(e))
-    for n in r.notes:
-        print(_wrap(f"Note: {n}", "  "))
-    if r.laws:
-        print("\nThe law:")
-        for c in r.laws:
-            print(f"  Law {c.number}" + (f" ({c.heading})" if c.heading else ""))
-            print(_wrap(c.text.replace("[^", "[")))
-            for n, t in c.footnotes:
-                print(_wrap(f"[{n}] {t}", "      "))
+def _print_ruling(r: Any) -> None:
+    from .wording import ruling_text
 
-
-def _seat_words(s: str) -> str:
-    return {"N": "North", "E": "East", "S": "South", "W": "West"}.get(s, s)
-
-
-def _side_words(s: str) -> str:
-    return {"NS": "North or South", "EW": "East or West"}.get(s, s)
-
-
-def describe_effect(e: Any) -> str:
-    d = e.to_dict()
-    kind = d.pop("kind")
-    if kind == "score":
-        return f"{d['points']} points to {d.get('side') or d.get('player')} in the {d['column']} score"
-    if kind == "no_double":
-        who = f"{d['seat']} may not double" if d.get("seat") else "no further doubling"
-        return who + (" in this hand" if d["scope"] == "hand" else " the declaration now standing")
-    if kind == "transfer_tricks":
-        return f"{d['count']} tricks transferred from {d['from']} to {d['to']}"
-    if kind == "procedure":
-        return d["text"]
-    if kind == "bar":
-        until = {"adverse_call": "an adversary bids or doubles", "end_of_auction": "the end of the auction"}[d["until"]]
-        return f"{_seat_words(d['seat'])} may not bid or double until {until}"
-    if kind == "amend_call":
-        return f"{_seat_words(d['seat'])}'s call becomes {d['call']}"
-    if kind == "exposed_card":
-        card = d.get("card")
-        return f"{_seat_words(d['seat'])}'s " + (f"{card} is" if card else "card(s) are") + \
-            " exposed: left face up, liable to be called"
-    if kind == "right_lost":
-        return f"right lost: {d['right']}"
-    if kind == "no_provision":
-        return "no provision: the code prescribes no remedy"
-    rest = ", ".join(f"{k}={v}" for k, v in d.items())
-    return kind.replace("_", " ") + (f" ({rest})" if rest else "")
+    print(ruling_text(r))
 
 
 def cmd_rule(args: argparse.Namespace) -> int:
-    from .loader import load_code
     from .referee import rule
 
     data = api.unwrap(_read_input(args.file), "incident", "irregularity")  # a casebook entry: its incident
     r = rule(data)
     if args.json:
-        print(json.dumps(r.to_dict(), indent=2, ensure_ascii=False))
+        print(json.dumps(api.ruling_dict(r), indent=2, ensure_ascii=False))
         return 0
-    _print_ruling(r, load_code(r.code))
+    _print_ruling(r)
     if args.why:
         print("\nWhy (every provision considered):")
         for t in r.trace:
@@ -335,80 +283,50 @@ def _player_sheet(s: Any, lines: list[str], deals: tuple[Any, ...]) -> str:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from .compare import diff_codes, render, ruling_diff
+    from .compare import diff_codes, ruling_diff
+    from .report import render
 
+    fmt = "json" if args.json else args.format
     if args.rulings:
-        import time
-
-        t = time.perf_counter()
-        res = ruling_diff(args.a, args.b, args.kind or None)
-        res["seconds"] = round(time.perf_counter() - t, 2)
-        if args.json or args.format == "json":
-            print(json.dumps(res, indent=2, default=str))
-            return 0
-        print(f"{args.a} vs {args.b}: {res['incidents']} incidents ruled under both codes in {res['seconds']} s; "
-              f"{len(res['groups'])} kinds of difference")
-        for g in res["groups"]:
-            print(f"\n[{g['kind']}] {g['count']} incident(s), e.g. {json.dumps(g['example'])}")
-            for cid in (args.a, args.b):
-                print(f"    {cid:<22} {g[cid]['does']}  (laws {', '.join(g[cid]['laws']) or '—'})")
+        res = ruling_diff(args.a, args.b, args.kind or None, jobs=args.jobs)
+        print(render(res, fmt))
         return 0
-    if args.json or args.format == "json":
-        print(json.dumps(api.diff(args.a, args.b, args.topic), indent=2, ensure_ascii=False))
-        return 0
-    d = diff_codes(args.a, args.b, args.topic)
-    print(render(d, args.format))
+    if args.kind or args.jobs != 1:
+        raise InputError("--kind" if args.kind else "--jobs", "goes with --rulings (the rulings diff)")
+    print(render(diff_codes(args.a, args.b, args.topic, tuple(args.ignore or ())), fmt))
     return 0
 
 
 def cmd_history(args: argparse.Namespace) -> int:
     from .compare import history
+    from .report import render
 
-    rows = history(args.topic)
-    if args.json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
-        return 0
-    for r in rows:
-        print(f"{r['year']}  {r['code']} — {r['title']}")
-        if not r["laws"]:
-            print("    (no law on this topic)")
-        for law in r["laws"]:
-            print(f"  Law {law['number']}")
-            print(_wrap("MISSING: in no source" if law["missing"] else (law["text"] or "").replace("[^", "[")))
-        print()
+    print(render(history(args.topic), "json" if args.json else args.format))
     return 0
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from .compare import audit
+    from .report import render
 
-    res = audit(args.code)
-    if args.json:
-        print(json.dumps(res, indent=2, default=str))
-        return 0
-    print(f"audit of {res['code']}: {res['incidents']} incidents ruled")
-    print(f"\nSilent ({len(res['silent'])}): the code prescribes nothing")
-    for x in res["silent"]:
-        print(f"  {x['kind']}: e.g. {json.dumps(x['example'])}" + (f" — {x['note']}" if x.get("note") else ""))
-    print(f"\nConflicts ({len(res['conflicts'])}): two provisions apply with clashing effects and no precedence")
-    for x in res["conflicts"]:
-        print(f"  {x['kind']}: {' and '.join(x['provisions'])} ({', '.join(x['effects'])}); "
-              f"e.g. {json.dumps(x['example'])}")
+    print(render(audit(args.code), "json" if args.json else args.format))
     return 0
 
 
 def cmd_auction(args: argparse.Namespace) -> int:
+    from .wording import kind_name
+
     out, ruling, table = api.auction_run(args.code, args.dealer, args.calls)
     events = out["calls"]
     if args.json:
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
     for ev in events:
-        print(f"{ev['seat']}: {ev['call']}" + ("" if ev["legal"] else f"  — {ev['irregularity'].replace('_', ' ')}"))
+        print(f"{ev['seat']}: {ev['call']}" + ("" if ev["legal"] else f"  — {kind_name(ev['irregularity'])}"))
     for ev in events:
         if not ev["legal"]:
             print()
-            _print_ruling(ruling, table.code)
+            _print_ruling(ruling)
     if out["declarer"] and out.get("seating"):
         seating = out["seating"]
         moved = next((pos for pos, who in seating.items() if who not in ("dummy", pos)), None)
@@ -434,54 +352,131 @@ def cmd_auction(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from .pbn import read_pbn
-    from .replay import replay
+    """Replay records — PBN files (every game), JSON deal records, folders of them — a line per board."""
+    import time
 
-    if args.file == "-":
-        text, name = sys.stdin.read(), "<stdin>"
-    else:
+    from .replay.archive import Passthrough, Summary, boards, run
+
+    if args.jobs < 1:
+        raise InputError("--jobs", f"expected a number of processes, at least 1; got {args.jobs}")
+    out = sys.stdout
+    summary = Summary()
+    started = time.perf_counter()
+    writer = _Writer(args.write) if args.write else None
+    spread = args.jobs > 1 or bool(args.dask)  # the games are read where they are replayed
+    results = run(boards(args.file, args.code, write=bool(args.write), unread=spread), jobs=args.jobs,
+                  dask=args.dask)
+    first: Any = None
+    second: Any = None
+    refused: Any = None
+    bar = _progress(args.quiet)
+    try:
+        for r in results:
+            if isinstance(r, Passthrough):
+                if writer:
+                    writer.add(r.text)
+                continue
+            summary.add(r)
+            if bar is not None:
+                bar.update(1)
+            if writer:
+                writer.add(r.written or "")
+            if r.status == "refused" and refused is None:
+                refused = r
+            if first is None:  # one record on its own is shown in full: hold the first line back
+                first = r
+                continue
+            if second is None:
+                second = r
+                _board_line(first, args.json, out)
+            _board_line(r, args.json, out)
+    finally:
+        if bar is not None:
+            bar.close()
+        if writer:
+            writer.close()
+    if first is not None and second is None:
+        if not args.json and first.detail is not None or not args.json and first.rulings:
+            _board_detail(first, out)
+        _board_line(first, args.json, out)
+    elapsed = time.perf_counter() - started
+    n = sum(summary.total().values())
+    if n > 1 and not args.quiet:
+        print(summary.table(elapsed), file=sys.stderr if args.json else out)
+    if refused is not None:
+        more = summary.total()["refused"] - 1
+        print(f"bridgelaw: {refused.reason}" + (f" (and {more} more board{'s' if more > 1 else ''} refused, of {n})"
+                                                 if more else ""), file=sys.stderr)
+        return 2
+    return 0
+
+
+def _progress(quiet: bool) -> Any:
+    """A progress bar on standard error, for a run that lasts (tqdm shows it after a second), when standard
+    error is a terminal and the result lines go elsewhere (on one terminal, the lines are the progress)."""
+    if quiet or not sys.stderr.isatty() or sys.stdout.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(unit=" boards", delay=1.0, file=sys.stderr, leave=False)
+
+
+class _Writer:
+    def __init__(self, path: str) -> None:
         try:
-            text, name = Path(args.file).read_text(encoding="utf-8"), args.file
+            self.f = open(path, "w", encoding="utf-8", newline="\n")
         except OSError as e:
-            raise InputError("FILE", f"cannot read {args.file}: {e.strerror}") from None
-    stripped = text.lstrip()
-    if stripped.startswith(("[", "%")):
-        reports = [replay(rec, args.code) for rec in read_pbn(text, name)]
-    else:
-        data = _read_input(args.file) if args.file != "-" else json.loads(text)
-        reports = [replay(d, args.code) for d in (data if isinstance(data, list) else [data])]
-    if args.json:
-        print(json.dumps(reports if len(reports) > 1 else reports[0], indent=2, ensure_ascii=False, default=str))
-        return 0
-    for rep in reports:
-        print(f"Replay under {rep['code']}")
-        for ev in rep["events"]:
-            if "note" in ev:
-                print(f"  note: {ev['note']}")
-            elif "applied" in ev:
-                print(f"  -> applied {ev['applied']} ({ev['irregularity'].replace('_', ' ')})")
-            elif "ruling" in ev:  # an irregularity, or a ruling now due (a revoke established by this card)
-                from .values import Effect, EffectKind
+            raise InputError("--write", f"cannot write {path}: {e.strerror}") from None
+        self.f.write("\ufeff")  # the byte-order mark shows UTF-8 (§2.2 would read ISO 8859-1)
+        self.n = 0
 
+    def add(self, text: str) -> None:
+        if not text:
+            return
+        if self.n:
+            self.f.write("\n")
+        self.f.write(text)
+        self.n += 1
+
+    def close(self) -> None:
+        self.f.close()
+
+
+def _board_line(r: Any, as_json: bool, out: Any) -> None:
+    if as_json:
+        out.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
+    else:
+        out.write(r.text() + "\n")
+        for n in r.notes:
+            out.write(f"  note: {n}\n")
+    out.flush()
+
+
+def _board_detail(r: Any, out: Any) -> None:
+    """One record on its own: every ruling as it came."""
+    from .wording import effect_sentence, kind_name
+
+    print(f"Replay under {r.code}", file=out)
+    if r.detail is not None:  # a JSON record: its events, as the table answered them
+        for ev in r.detail["events"]:
+            if "note" in ev:
+                continue
+            if "applied" in ev:
+                print(f"  -> applied {ev['applied']} ({kind_name(ev['irregularity'])})", file=out)
+            elif "ruling" in ev:  # an irregularity, or a ruling now due (a revoke established by this card)
                 what = ev.get("call") or ev.get("card") or ev.get("expose")
-                effects = [describe_effect(Effect(EffectKind(e["kind"]), tuple((k, v) for k, v in e.items()
-                                                                              if k != "kind")))
-                           for e in ev["ruling"]["effects"] if e["kind"] != "procedure"]
+                effects = [effect_sentence(e) for e in ev["ruling"]["effects"] if e["kind"] != "procedure"]
                 by = ev["ruling"].get("facts", {}).get("offender")
-                kind = ev["irregularity"].replace("_", " ") + (f" by {by}" if by and by != ev["seat"] else "")
+                kind = kind_name(ev["irregularity"]) + (f" by {by}" if by and by != ev["seat"] else "")
                 if ev.get("legal"):
                     kind += " (a ruling now due)"
                 print(f"  {ev['seat']} {what}: {kind} — "
                       + "; ".join([*(f"[{o['id']}] {o.get('label', '')}" for o in ev["ruling"]["options"]),
-                                   *effects]))
-        for m in rep["mismatches"]:
-            print(f"  MISMATCH: {m}")
-        if rep.get("declarer"):
-            print(f"  contract {rep['contract']} by {rep['declarer']}; {rep['phase']}")
-        if "score" in rep:
-            for side, t in rep["score"]["totals"].items():
-                print(f"  {side}: {t['trick']} below, {t['honour']} above, {t['total']} in all")
-    return 0
+                                   *effects]), file=out)
+        return
+    for x in r.rulings:
+        print(f"  {x['at']}: {kind_name(x['kind'])} by {x['offender']} (law {', '.join(x['laws'])}) — "
+              f"{x['remedy'] or '-'}" + (f", {x['how']}" if x.get("how") else ""), file=out)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -533,27 +528,39 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.incident:
         print(json.dumps(iv.incident(), indent=2, ensure_ascii=False))
     elif args.json:
-        print(json.dumps(r.to_dict(), indent=2, ensure_ascii=False))
+        print(json.dumps(api.ruling_dict(r), indent=2, ensure_ascii=False))  # exactly as `rule --json`
     else:
         print()
-        _print_ruling(r, iv._code())
+        _print_ruling(r)
     return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import os
+
     from .server import serve
 
-    serve(args.host, args.port, args.log, args.quiet)
+    token = os.environ.get("BRIDGELAW_TOKEN") or None
+    if args.token_file:
+        try:
+            token = Path(args.token_file).expanduser().read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as e:
+            raise InputError("--token-file", f"{args.token_file}: cannot read the token: "
+                                             f"{getattr(e, 'strerror', None) or e}") from None
+    serve(args.host, args.port, args.log, args.quiet, token, args.allow_remote, tuple(args.allow_host or ()))
     return 0
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    from .rulinglog import RulingLog, default_path, summary, to_csv
+    from .rulinglog import RulingLog, default_path, write_csv
+    from .wording import kind_name, seat_words
 
+    if args.limit is not None and args.limit < 1:
+        raise InputError("--limit", f"expected a number of rulings from 1, got {args.limit}")
     path = Path(args.log).expanduser() if args.log else default_path()
     if not path.is_file():
         if args.csv:
-            sys.stdout.write(to_csv([]))
+            write_csv([], sys.stdout)
         elif args.json:
             print("[]")
         else:
@@ -561,26 +568,31 @@ def cmd_log(args: argparse.Namespace) -> int:
         return 0
     book = RulingLog(path)
     try:
-        entries = book.entries(args.limit)
+        entries = book.last(args.limit) if args.limit else book.iter_entries()
+        if args.csv:  # streamed: a row at a time, whatever the log's length
+            write_csv(entries, sys.stdout)
+            return 0
+        if args.json:
+            print("[", end="")
+            for i, e in enumerate(entries):
+                print(("," if i else "") + "\n" + json.dumps(e.summary(), indent=2, ensure_ascii=False), end="")
+            print("\n]")
+            return 0
+        n = 0
+        for e in entries:
+            n += 1
+            s = e.summary()
+            who = f" by {seat_words(e.incident['offender'])}" if e.incident.get("offender") else ""
+            laws = f"  law {', '.join(s['laws'])}" if s["laws"] else ""
+            chose = f"  chose: {e.choice}" if e.choice else (
+                "  options: " + ", ".join(f"{o['id']} ({o['chooser']})" for o in s["options"]) if s["options"] else "")
+            print(f"#{e.id:<5} {e.time[:19].replace('T', ' ')}  {e.code:<20} "
+                  f"{kind_name(e.irregularity)}{who}{laws}{chose}")
+            if e.note:
+                print(_wrap(f"note: {e.note}", "       "))
+        print(f"{n} ruling(s) in {path}")
     finally:
         book.close()
-    if args.csv:
-        sys.stdout.write(to_csv(entries))
-        return 0
-    if args.json:
-        print(json.dumps([summary(e) for e in entries], indent=2, ensure_ascii=False))
-        return 0
-    for e in entries:
-        s = summary(e)
-        who = f" by {_seat_words(e['incident']['offender'])}" if e["incident"].get("offender") else ""
-        laws = f"  law {', '.join(s['laws'])}" if s["laws"] else ""
-        chose = f"  chose: {e['choice']}" if e["choice"] else (
-            "  options: " + ", ".join(f"{o['id']} ({o['chooser']})" for o in s["options"]) if s["options"] else "")
-        print(f"#{e['id']:<5} {e['time'][:19].replace('T', ' ')}  {e['code']:<20} "
-              f"{e['irregularity'].replace('_', ' ')}{who}{laws}{chose}")
-        if e["note"]:
-            print(_wrap(f"note: {e['note']}", "       "))
-    print(f"{len(entries)} ruling(s) in {path}")
     return 0
 
 
@@ -595,6 +607,20 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------
+
+
+FORMATS = ("text", "markdown", "html", "json")  # bridgelaw.report.FORMATS (checked by a test)
+IGNORABLE = ("spelling",)  # bridgelaw.editions.IGNORABLE (checked by a test)
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, got {text!r}") from None
+    if not 1 <= n <= 64:
+        raise argparse.ArgumentTypeError(f"expected 1 to 64 processes, got {n}")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -615,6 +641,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("law", cmd_law, "print one law of a code")
     sp.add_argument("code")
     sp.add_argument("number")
+    sp.add_argument("--variants", action="store_true", help="the witnesses, the mends and the variant readings")
     sp = add("search", cmd_search, "search the text of every law")
     sp.add_argument("text", nargs="+")
     sp.add_argument("--code")
@@ -629,20 +656,32 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("a")
     sp.add_argument("b")
     sp.add_argument("--topic")
-    sp.add_argument("--format", choices=["text", "markdown", "html", "json"], default="text")
+    sp.add_argument("--format", choices=FORMATS, default="text")
+    sp.add_argument("--ignore", action="append", choices=IGNORABLE,
+                    help="set aside: spelling (with case, hyphens, quotation marks, punctuation, footnote marks)")
     sp.add_argument("--rulings", action="store_true", help="rule generated incidents under both codes")
     sp.add_argument("--kind", action="append", help="with --rulings: only this kind (repeatable)")
-    sp = add("history", cmd_history, "how one topic reads in every code, in date order")
+    sp.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="with --rulings: rule in N processes "
+                                                                       "(the output is the same)")
+    sp = add("history", cmd_history, "one topic through every code, in date order: its numbers, then its texts")
     sp.add_argument("topic")
+    sp.add_argument("--format", choices=FORMATS, default="text")
     sp = add("audit", cmd_audit, "where a code is silent, and provisions that clash without precedence")
     sp.add_argument("code")
+    sp.add_argument("--format", choices=FORMATS, default="text")
     sp = add("auction", cmd_auction, "run an auction call by call (SEAT:CALL or CALL in rotation); rule on irregularities")
     sp.add_argument("--code", required=True)
     sp.add_argument("--dealer", required=True)
     sp.add_argument("calls", nargs="+", metavar="CALL")
-    sp = add("replay", cmd_replay, "replay a deal record (JSON events, or PBN 2.1 with ^ markers), ruling as it goes")
-    sp.add_argument("file")
-    sp.add_argument("--code", help="the code, when the record does not name it")
+    sp = add("replay", cmd_replay, "replay deal records — PBN 2.1 files (every game), JSON records, folders of "
+                                   "them — ruling as it goes; a line per board (--json: JSON Lines)")
+    sp.add_argument("file", nargs="+", metavar="FILE", help="a PBN file, a JSON or YAML record, a folder, or -")
+    sp.add_argument("--code", help="the code, when the record does not name it ([BridgelawCode] does)")
+    sp.add_argument("--jobs", type=int, default=1, metavar="N", help="spread the boards over N processes")
+    sp.add_argument("--dask", metavar="ADDRESS", help="run the boards on the Dask scheduler at ADDRESS "
+                                                      "('local': a local cluster of --jobs workers)")
+    sp.add_argument("--write", metavar="FILE", help="write the games back as PBN, with the rulings and remedies")
+    sp.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     sp = add("ask", cmd_ask, "the referee's interview: what happened, who offended, the calls; then only the "
                              "questions the ruling still needs")
     sp.add_argument("code", nargs="?")
@@ -654,6 +693,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--log", metavar="PATH", help="the ruling log (default $BRIDGELAW_LOG or "
                                                   "~/.local/share/bridgelaw/rulings.sqlite3)")
     sp.add_argument("--quiet", action="store_true", help="do not print a line per request")
+    sp.add_argument("--allow-remote", action="store_true",
+                    help="let a --host that is not a loopback address be served (a token is then required)")
+    sp.add_argument("--token-file", metavar="PATH", help="the token every request must present (Authorization: "
+                                                         "Bearer TOKEN; the page: /?token=TOKEN); "
+                                                         "default $BRIDGELAW_TOKEN")
+    sp.add_argument("--allow-host", action="append", metavar="NAME",
+                    help="another name the Host header may give (repeatable)")
     sp = add("log", cmd_log, "the rulings given at the desk (--csv: export as CSV)")
     sp.add_argument("--log", metavar="PATH", help="the ruling log (default $BRIDGELAW_LOG or "
                                                   "~/.local/share/bridgelaw/rulings.sqlite3)")

@@ -4,7 +4,8 @@
     ├── LawFileError               a law, parameter, kind or casebook file is wrong
     │   └── ConditionError         a condition or expression in a law file is wrong
     └── InputError                 an incident, result or call from a user is wrong
-        └── UnknownCodeError       no code with that id
+        ├── UnknownCodeError       no code with that id
+        └── RequestConflictError   a request key already bound to another request (HTTP 409)
 
 Every message is one line (a law-file error adds a source line and a caret
 line beneath it) that names the field or ``path:line:col`` and says what would
@@ -22,6 +23,7 @@ __all__ = [
     "ConditionError",
     "InputError",
     "UnknownCodeError",
+    "RequestConflictError",
     "did_you_mean",
 ]
 
@@ -87,6 +89,11 @@ class InputError(BridgelawError):
 
 class UnknownCodeError(InputError):
     """No law code has the given id."""
+
+
+class RequestConflictError(InputError):
+    """A request names something already bound to another request: an idempotency key used before with a
+    different request. The same request would be taken afresh; it conflicts with what was recorded."""
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

@@ -23,6 +23,7 @@ from typing import Any, Mapping
 
 from .errors import InputError
 from .values import Call, Card, Seat
+from .wording import choice_words, kind_name
 
 __all__ = ["Interview", "Step", "Choice", "parse_card", "parse_seat", "parse_calls", "match_kind"]
 
@@ -351,7 +352,7 @@ class Interview:
         answered = self._code().by_kind
         ordered = sorted((k for k in kinds.values() if k.id in answered),
                          key=lambda k: (_PHASES.index(k.phase) if k.phase in _PHASES else 9, k.id))
-        return tuple(Choice(i + 1, k.id, kind_words(k.id), k.phase, k.summary) for i, k in enumerate(ordered))
+        return tuple(Choice(i + 1, k.id, kind_name(k.id), k.phase, k.summary) for i, k in enumerate(ordered))
 
     def _kind_step(self) -> Step:
         return Step("irregularity", "What happened?", "its number, or a few words", "revoke; lead out of turn; "
@@ -380,8 +381,8 @@ class Interview:
         if q.type == "int":
             return Step(key, q.ask, "a whole number", "1", problem=problem)
         if q.choices:
-            return Step(key, q.ask, "its number, or its words", kind_words(q.choices[0]),
-                        tuple(Choice(i + 1, c, kind_words(c)) for i, c in enumerate(q.choices)), problem=problem)
+            return Step(key, q.ask, "its number, or its words", choice_words(q.choices[0]),
+                        tuple(Choice(i + 1, c, choice_words(c)) for i, c in enumerate(q.choices)), problem=problem)
         return Step(key, q.ask, "text", "", problem=problem)
 
     # ---------------------------------------------------------------- answers
@@ -479,7 +480,7 @@ class Interview:
                 raise InputError(key, f"{text.strip()!r}: answer spades, hearts, diamonds or clubs")
             return s
         if t.choices:
-            choices = tuple(Choice(i + 1, c, kind_words(c)) for i, c in enumerate(t.choices))
+            choices = tuple(Choice(i + 1, c, choice_words(c)) for i, c in enumerate(t.choices))
             hits = match_kind(text, choices)
             if len(hits) == 1:
                 return hits[0].value
@@ -533,6 +534,3 @@ class Interview:
         return self._rule()
 
 
-def kind_words(kind_id: str) -> str:
-    """A kind's (or a choice's) catalogue name in words: ``lead_out_of_turn`` → "lead out of turn"."""
-    return kind_id.replace("_", " ")

@@ -1066,6 +1066,12 @@ class Table:
     def to_json(self) -> str:
         return json.dumps(self.state, sort_keys=True)
 
+    def to_pbn(self) -> str:
+        """The deal as a PBN 2.1 game (:func:`bridgelaw.replay.history_writer.table_to_pbn`)."""
+        from .replay.history_writer import table_to_pbn
+
+        return table_to_pbn(self)
+
     @classmethod
     def from_json(cls, text: str) -> "Table":
         """A table from its JSON state (as :meth:`to_json` writes it)."""

@@ -1,0 +1,208 @@
+"""Replaying a large generated PBN archive: boards a second in one process, over ``--jobs 2`` and on a local
+Dask cluster, all in one run; the replay's cost per board against the table's own replaying the same boards
+(the baseline, measured in the same run: a ``Table`` fed the same calls and cards, scored); and the memory
+the replay holds as it streams (tracemalloc: what is still allocated after N boards and after 2N).
+
+    python benchmarks/bench_replay.py [--boards N] [--quick] [--no-dask]
+
+The archive: random deals under the 1913 laws, bid and played legally at random, one board in eight with an
+irregularity marked as §3.9 marks it (an insufficient bid accepted, a revoke not noticed), written as PBN.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+from bridgelaw.pbn import iter_games
+from bridgelaw.pbn.writer import write_game
+from bridgelaw.replay.archive import boards, run
+from bridgelaw.replay.history_writer import history_game
+from bridgelaw.replay.table_adapter import TableAdapter
+from bridgelaw.table import Table
+
+CODE = "wcny-1913"
+
+
+def _deal(rng: random.Random) -> str:
+    cards = [s + r for s in "SHDC" for r in "AKQJT98765432"]
+    rng.shuffle(cards)
+    hands = [cards[i::4] for i in range(4)]
+    return "N:" + " ".join(".".join("".join(r for r in "AKQJT98765432" if s + r in h) for s in "SHDC") for h in hands)
+
+
+def one_board(rng: random.Random) -> tuple[str, dict]:
+    """A board played at random: its PBN text, and its calls and cards for the baseline."""
+    while True:
+        t = TableAdapter(CODE, rng.choice("NESW"), _deal(rng))
+        odd = rng.random() < 0.125
+        bids = 0
+        while t.phase == "auction":
+            legal = t.table.legal_calls()
+            if odd and bids == 1 and t.last_bid():
+                low = [f"{lv}{s}" for lv in "12" for s in "CDH" if t.insufficient(f"{lv}{s}", t.last_bid())]
+                if low:
+                    t.call(t.next_caller(), low[0])
+                    t.apply("waive")  # accepted: ^I
+                    odd = False
+                    bids += 1
+                    continue
+            bids_open = [c for c in legal if c[:1].isdigit()]
+            call = "P" if "P" in legal and (bids >= 2 or rng.random() < 0.4) else rng.choice(bids_open[:6] or legal)
+            t.call(t.next_caller(), call)
+            bids += call[:1].isdigit()
+        if t.phase != "play":
+            continue
+        revoke = rng.random() < 0.125
+        while t.phase == "play":
+            seat = t.next_player()
+            legal = t.table.legal_cards()
+            hand = t.state["hands"][seat]
+            off = [c for c in hand if c not in legal]
+            card = off[0] if revoke and off and t.cards_in_trick else rng.choice(legal)
+            revoke = revoke and card not in off
+            ans = t.play(seat, card)
+            if ans.ruling is not None:  # a revoke not noticed in time: ^R
+                t.answer(after_next_cut=True)
+                t.apply(None)
+        st = t.state
+        return write_game(history_game(t)), {"dealer": st["dealer"], "deal": st["deal"], "calls": st["calls"],
+                                            "history": [(a.verb, a.seat, a.what) for a in t.history]}
+
+
+def baseline(records: list[dict]) -> float:
+    """The table's own: the same calls and cards fed to a Table, each irregularity applied, and scored (CPU
+    time of this process: the machine is shared, and both sides of the ratio are measured alike)."""
+    t0 = time.process_time()
+    for r in records:
+        t = Table(CODE, r["dealer"], r["deal"])
+        for verb, seat, what in r["history"]:
+            ans = t.call(seat, what) if verb == "call" else t.play(seat, what)
+            if ans.ruling is not None:
+                if ans.kind == "revoke":
+                    t.answer(after_next_cut=True)
+                    t.apply(None)
+                else:
+                    t.apply("waive")
+        try:
+            t.score()
+        except Exception:  # a revoke let pass is not scorable by the table alone; the cost is the same
+            pass
+    return time.process_time() - t0
+
+
+def replay_serial(path: str, clock=time.process_time) -> float:
+    out = open(os.devnull, "w")
+    t0 = clock()
+    for r in run(boards([path], CODE)):
+        out.write(json.dumps(r.to_json()) + "\n")  # the line the CLI prints
+    out.close()
+    return clock() - t0
+
+
+def read_only(path: str) -> float:
+    t0 = time.process_time()
+    for _ in iter_games(open(path, "rb")):
+        pass
+    return time.process_time() - t0
+
+
+def replay_only(games: list) -> float:
+    from bridgelaw.replay.board import replay_game
+
+    t0 = time.process_time()
+    for g in games:
+        replay_game(g, CODE)
+    return time.process_time() - t0
+
+
+def replay_with(path: str, jobs: int, dask: str | None = None) -> float:
+    t0 = time.perf_counter()
+    n = sum(1 for _ in run(boards([path], CODE, unread=True), jobs=jobs, dask=dask))
+    assert n
+    return time.perf_counter() - t0
+
+
+def memory_after(path: str, limit: int) -> int:
+    """Bytes still allocated once ``limit`` boards have been replayed and their lines written."""
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    out = open(os.devnull, "w")
+    for i, r in enumerate(run(boards([path], CODE)), start=1):
+        out.write(r.text() + "\n")
+        if i == limit:
+            break
+    gc.collect()
+    now = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    out.close()
+    return now - base
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--boards", type=int, default=2000)
+    ap.add_argument("--quick", action="store_true", help="a small archive (CI prints it for the record)")
+    ap.add_argument("--no-dask", action="store_true")
+    args = ap.parse_args()
+    n = 300 if args.quick else args.boards
+    rng = random.Random(1913)
+    texts, records = [], []
+    for _ in range(n):
+        text, rec = one_board(rng)
+        texts.append(text)
+        records.append(rec)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(tmp) / "archive.pbn")
+        Path(path).write_text("\n".join(texts), encoding="latin-1")
+        assert sum(1 for g in iter_games(open(path, "rb")) if not hasattr(g, "error")) == n
+        replay_serial(path)  # warm: codes loaded, caches filled
+        base = serial = float("inf")
+        for _ in range(5):  # interleaved, best of five each: the machine is shared
+            base = min(base, baseline(records))
+            serial = min(serial, replay_serial(path))
+        print(f"archive: {n} boards of {CODE}, {Path(path).stat().st_size // 1024} KiB")
+        wall = min(replay_serial(path, time.perf_counter) for _ in range(3))
+        games = list(iter_games(open(path, "rb")))
+        reading = min(read_only(path) for _ in range(5))
+        replaying = min(replay_only(games) for _ in range(5))
+        print(f"table's own (baseline)      {n / base:8.0f} boards/s   (CPU time)")
+        print(f"replay, one process         {n / serial:8.0f} boards/s   (CPU time) {serial / base:.2f}x the table's own "
+              "cost per board (target <= 1.5x)")
+        print(f"  of which reading the PBN  {reading / base:5.2f}x, the replay through the table {replaying / base:5.2f}x, "
+              f"the result line {max(0.0, serial - reading - replaying) / base:4.2f}x (the table's own cost = 1)")
+        print(f"replay, one process         {n / wall:8.0f} boards/s   (wall clock, as --jobs and Dask are measured)")
+        jobs2 = replay_with(path, 2)
+        print(f"replay --jobs 2             {n / jobs2:8.0f} boards/s   (the machine's cores are shared)")
+        if not args.no_dask:
+            try:
+                import distributed  # noqa: F401
+            except ImportError:
+                print("replay on Dask               (not installed: pip install 'bridgelaw[dask]')")
+            else:
+                t_dask = replay_with(path, 2, "local")
+                print(f"replay on Dask (local, 2)   {n / t_dask:8.0f} boards/s   (including the cluster's start)")
+        t0 = time.perf_counter()
+        p = subprocess.run([sys.executable, "-m", "bridgelaw.cli", "replay", path, "--json", "--quiet"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cli = time.perf_counter() - t0
+        print(f"bridgelaw replay FILE --json {n / cli:8.0f} boards/s   (the whole command, start-up included; "
+              f"exit {p.returncode})")
+        half = max(50, n // 4)
+        a, b = memory_after(path, half), memory_after(path, 2 * half)
+        print(f"memory held streaming: {a / 1024:.0f} KiB after {half} boards, {b / 1024:.0f} KiB after "
+              f"{2 * half}: {(b - a) / half:.0f} bytes a board")
+
+
+if __name__ == "__main__":
+    main()

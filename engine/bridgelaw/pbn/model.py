@@ -1,0 +1,192 @@
+"""The PBN game as read: typed, in file order, with everything the file said.
+
+A :class:`PbnGame` keeps its tags in the order read (a repeated tag too: §3.4 says a reader ignores it, and
+the writer still writes it back), each with the commentary that follows it (§3.8) and the section data that
+follows it: the auction (§3.5), the play (§3.6), or a supplemental section (§5), kept as its rows of raw
+text. Calls and cards are :class:`Item` s with their annotations (§3.5.2, §3.6.2: suffix, note, NAGs) and
+the §3.9 irregularity marker that precedes them. Positions (``line``, ``col``) are for messages only:
+two games are equal when everything the file *says* is equal, wherever it stood.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+__all__ = ["Item", "Section", "Tag", "PbnGame", "AUCTION", "PLAY", "SUPPLEMENTAL"]
+
+AUCTION, PLAY, SUPPLEMENTAL = "auction", "play", "supplemental"
+
+
+@dataclass(slots=True)
+class Item:
+    """One call or card token of a section, or ``^S`` (a skipped player's place, §3.9), ``-``, ``*``, ``+``.
+
+    ``text`` is normalized: calls upper case, ``Pass`` as ``P``, ``1N`` as ``1NT``; cards ``SA``.
+    ``marker`` is the §3.9 marker that precedes the token (``I``, ``R`` or ``L``), ``raw`` the spelling read.
+    """
+
+    text: str
+    marker: str | None = None
+    suffix: str | None = None
+    note: int | None = None
+    nags: tuple[int, ...] = ()
+    comments: tuple[str, ...] = ()
+    raw: str = field(default="", compare=False)
+    line: int = field(default=0, compare=False)
+    col: int = field(default=0, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"text": self.text}
+        for k in ("marker", "suffix", "note"):
+            if getattr(self, k) is not None:
+                d[k] = getattr(self, k)
+        if self.nags:
+            d["nags"] = list(self.nags)
+        if self.comments:
+            d["comments"] = list(self.comments)
+        return d
+
+
+class Section:
+    """The data after a tag: ``items`` (auction, play) or ``rows`` (a supplemental section's raw lines).
+
+    The reader keeps a plain call or card — no marker, annotation or commentary — as a small tuple
+    ``(text, raw, line, col)`` in :attr:`entries`, so a long archive reads fast; :attr:`items` gives every
+    entry as an :class:`Item`."""
+
+    __slots__ = ("kind", "entries", "rows", "comments")
+
+    def __init__(self, kind: str, items: list[Item] | None = None, rows: list[str] | None = None,
+                 comments: tuple[str, ...] = ()) -> None:
+        self.kind = kind
+        self.entries: list[Item | tuple[str, str, int, int]] = list(items or [])
+        self.rows: list[str] = list(rows or [])
+        self.comments = comments
+
+    @property
+    def items(self) -> list[Item]:
+        e = self.entries
+        for i, x in enumerate(e):
+            if type(x) is tuple:
+                e[i] = Item(x[0], None, None, None, (), (), x[1], x[2], x[3])
+        return e  # type: ignore[return-value]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Section):
+            return NotImplemented
+        return (self.kind, self.items, self.rows, self.comments) == (other.kind, other.items, other.rows,
+                                                                      other.comments)
+
+    def __repr__(self) -> str:
+        return f"Section({self.kind!r}, {self.items!r}, rows={self.rows!r}, comments={self.comments!r})"
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind}
+        if self.entries:
+            d["items"] = [i.to_json() for i in self.items]
+        if self.rows:
+            d["rows"] = list(self.rows)
+        if self.comments:
+            d["comments"] = list(self.comments)
+        return d
+
+
+@dataclass
+class Tag:
+    """A tag pair (§3.3): ``value`` as the file spells it (``#`` included, escapes undone)."""
+
+    name: str
+    value: str
+    comments: tuple[str, ...] = ()
+    section: Section | None = None
+    line: int = field(default=0, compare=False)
+    col: int = field(default=0, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "value": self.value}
+        if self.comments:
+            d["comments"] = list(self.comments)
+        if self.section is not None:
+            d["section"] = self.section.to_json()
+        return d
+
+
+@dataclass
+class PbnGame:
+    """One game of a PBN file (§3), as read."""
+
+    tags: list[Tag] = field(default_factory=list)
+    prologue: tuple[str, ...] = ()  # commentary and % lines before the first tag (§3.8: "at the begin of the game")
+    lead: tuple[str, ...] = ()      # commentary-only chunks before the game (a file header, a comment between games)
+    inherited: dict[str, str] = field(default_factory=dict, compare=False)  # §4.8: the values # and ## resolve to
+    path: str = field(default="<pbn>", compare=False)
+    index: int = field(default=1, compare=False)      # the game's place in its file, from 1
+    line: int = field(default=1, compare=False)       # the file line the game starts on
+    warnings: list[str] = field(default_factory=list, compare=False)
+    _index: dict[str, Tag] = field(default_factory=dict, compare=False, repr=False)
+    _indexed: int = field(default=-1, compare=False, repr=False)  # how many tags the index was built from
+
+    # -- tags
+
+    def tag(self, name: str) -> Tag | None:
+        """The first tag of that name (a repeated tag is ignored, §3.4)."""
+        if self._indexed != len(self.tags):
+            self._index = {}
+            for t in reversed(self.tags):
+                self._index[t.name] = t
+            self._indexed = len(self.tags)
+        return self._index.get(name)
+
+    def value(self, name: str, default: str | None = None) -> str | None:
+        """The tag's value, with ``#`` and ``##`` resolved (§4.8); ``default`` when the game has no such tag."""
+        if name in self.inherited:
+            return self.inherited[name]
+        t = self.tag(name)
+        return default if t is None else t.value
+
+    def notes(self, section: str) -> dict[int, str]:
+        """The note tags (§3.5.5, §3.6.5) that follow the auction or the play section."""
+        out: dict[int, str] = {}
+        current = None
+        for t in self.tags:
+            if t.name in ("Auction", "Play"):
+                current = t.name.lower()
+            elif t.name == "Note" and current == section:
+                n, _, text = t.value.partition(":")
+                if n.strip().isdigit():
+                    out.setdefault(int(n), text)
+        return out
+
+    def section(self, name: str) -> Section | None:
+        t = self.tag(name)
+        return t.section if t is not None else None
+
+    @property
+    def auction(self) -> list[Item]:
+        s = self.section("Auction")
+        return s.items if s is not None else []
+
+    @property
+    def play(self) -> list[Item]:
+        s = self.section("Play")
+        return s.items if s is not None else []
+
+    def where(self, line: int | None = None, col: int | None = None) -> str:
+        line = self.line if line is None else line
+        return f"{self.path}:{line}" + (f":{col}" if col else "")
+
+    def board(self) -> str:
+        """The board number (``[Board]``, §3.4.4), else the game's place in its file."""
+        b = self.value("Board")
+        return b if b else f"#{self.index}"
+
+    def __iter__(self) -> Iterator[Tag]:
+        return iter(self.tags)
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"tags": [t.to_json() for t in self.tags]}
+        for k in ("prologue", "lead"):
+            if getattr(self, k):
+                d[k] = list(getattr(self, k))
+        return d

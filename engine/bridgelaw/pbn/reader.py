@@ -1,0 +1,334 @@
+"""Read one PBN game from its text: tags (§3.3), commentary (§3.8), the auction (§3.5) and play (§3.6)
+sections with their annotations (§3.5.2–§3.7) and irregularity markers (§3.9), supplemental sections
+(§5, kept as rows), and tag value inheritance (§4.8).
+
+Import format (§2.1): white space anywhere between the tokens of a tag pair, a tag pair over several
+lines or several on one line, tags in any order, lower case where §3.11 allows it, calls and cards
+continued on the next line. A game that breaks the standard is refused with ``path:line:col`` and what
+was expected; the file's other games are read all the same.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+from .markers import MARKERS
+from .model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, Section, Tag
+from .text import GameText
+
+__all__ = ["parse_game", "Inheritance", "NO_INHERITANCE", "unescape"]
+
+_TOKEN = re.compile(r"""
+ (?P<esc>(?<![^\n])%[^\n]*)
+|(?P<ws>\s+)
+|(?P<semi>;[^\n]*)
+|(?P<brace>\{[^}]*\}?)
+|(?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\\n]|\\.)*)"\s*\])
+|(?P<string>"(?:[^"\\\n]|\\.)*")
+|(?P<word>[^\s\[\]{};"]+)
+|(?P<other>.)
+""", re.X)
+# a tag whose value holds a quote the writer did not escape: the value runs to the last quote before "]"
+_LOOSE_TAG = re.compile(r'\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>[^\n]*)"\s*\]')
+_SUB = re.compile(r"\^(?P<mark>.?)|(?P<tok>[A-Za-z0-9-]+)|(?P<suffix>[!?]{1,2})|=(?P<note>\d+)=|\$(?P<nag>\d+)"
+                  r"|(?P<end>[*+])|(?P<bad>.)")
+_CALL = re.compile(r"^(?:AP|PASS|P|X|XX|DBL|RDBL|-|[1-7](?:C|D|H|S|NT|N|R))$")
+_CARD = re.compile(r"^(?:[SHDC](?:[AKQJT2-9]|10)|-)$")
+_ESCAPED = re.compile(r'\\([\\"])')
+# Pass as P; Dbl and Rdbl (not PBN, but written by some programs, and unambiguous) as X and XX
+_CALL_SPELLING = {"PASS": "P", "P": "P", "DBL": "X", "RDBL": "XX"}
+_PLAIN_LINE = re.compile(r"[A-Za-z0-9 \t]*(?=\n|$)")  # a line's rest with no annotation, marker or comment
+_WORD = re.compile(r"\S+")
+_PLAIN_CARD = {s + r: s + r for s in "SHDC" for r in "AKQJT98765432"}
+_PLAIN_CALL = {**{f"{lv}{s}": f"{lv}{s}" for lv in "1234567" for s in ("C", "D", "H", "S", "NT")},
+               "Pass": "P", "X": "X", "XX": "XX", "AP": "AP"}
+
+# §4.8: "#" is forbidden for these (and for the note tags); so are the tags of ours that name places in
+# the sections
+NO_INHERITANCE = frozenset({"Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction", "Play", "Note",
+                            "BridgelawRemedy", "BridgelawEvent"})
+
+
+def _materialize_last(sec: Section) -> Item | None:
+    """The section's last call or card as an :class:`Item` (kept as a plain tuple until something is added)."""
+    e = sec.entries
+    if e and type(e[-1]) is tuple:
+        x = e[-1]
+        e[-1] = Item(x[0], None, None, None, (), (), x[1], x[2], x[3])  # type: ignore[index]
+    return e[-1] if e else None  # type: ignore[return-value]
+
+
+def unescape(value: str) -> str:
+    """A string token's value (§3.2): ``\\"`` is a quote, ``\\\\`` a backslash; any other backslash stays."""
+    return _ESCAPED.sub(r"\1", value) if "\\" in value else value
+
+
+@dataclass
+class Inheritance:
+    """§4.8 across the games of one file: the last real value of each tag, and the ``##`` values."""
+
+    last: dict[str, str] = field(default_factory=dict)
+    sticky: dict[str, str] = field(default_factory=dict)
+
+    def resolve(self, game: PbnGame) -> None:
+        seen: set[str] = set()
+        for t in game.tags:
+            if t.name in seen:
+                continue
+            seen.add(t.name)
+            v = t.value
+            if v.startswith("#"):
+                if t.name in NO_INHERITANCE:
+                    raise InputError(f"{game.path}:{t.line}:{t.col}",
+                                     f"[{t.name} \"{v}\"]: §4.8 forbids # for the {t.name} tag; give its value")
+                if v.startswith("##"):
+                    self.sticky[t.name] = v[2:]
+                    resolved = v[2:]
+                else:
+                    resolved = self.last.get(t.name, "")
+                game.inherited[t.name] = resolved
+            else:
+                resolved = v
+                if t.name in self.sticky:  # a ## value redefined in mid-file holds from here on
+                    self.sticky[t.name] = v
+            self.last[t.name] = resolved
+        for name, v in self.sticky.items():
+            if name not in seen:
+                game.inherited[name] = v
+                self.last[name] = v
+
+
+class _Game:
+    """The state of reading one game."""
+
+    def __init__(self, gt: GameText, path: str) -> None:
+        self.text = gt.text
+        self.first = gt.line
+        self.path = path
+        starts = [0]
+        for ln in gt.lines:
+            starts.append(starts[-1] + len(ln) + 1)
+        starts.append(1 << 62)
+        self.starts = starts
+        self.at = 0
+        self.game = PbnGame(path=path, index=gt.index, line=gt.line,
+                            lead=tuple("\n".join(lines) for _, lines in gt.lead),
+                            warnings=[f"{path}:{w}" for w in gt.warnings])
+
+    def pos(self, offset: int) -> tuple[int, int]:
+        starts, i = self.starts, self.at
+        if offset < starts[i]:  # the tokens come in order: walk on from the last line; else search
+            i = bisect.bisect_right(starts, offset) - 1
+        else:
+            while starts[i + 1] <= offset:
+                i += 1
+        self.at = i
+        return self.first + i, offset - starts[i] + 1
+
+    def error(self, offset: int, message: str) -> InputError:
+        line, col = self.pos(offset)
+        return InputError(f"{self.path}:{line}:{col}", message)
+
+
+def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | None = None) -> PbnGame:
+    """One game from its text; raises :class:`InputError` at ``path:line:col`` where it breaks the standard."""
+    g = _Game(gt, path)
+    game = g.game
+    text = g.text
+    prologue: list[str] = []
+    tag: Tag | None = None
+    sec: Section | None = None
+    last: Item | None = None       # the call or card annotations and commentary attach to
+    marker: tuple[str, int] | None = None   # a §3.9 marker waiting for its call or card
+    row: list[int] = []            # a supplemental section's row: [line, start, end]
+    ended: int | None = None       # offset of the * that ended the section
+
+    def flush_row() -> None:
+        if row and sec is not None:
+            sec.rows.append(text[row[1]:row[2]])
+            row.clear()
+
+    def close_section(offset: int) -> None:
+        if marker is not None:
+            raise g.error(marker[1], f"the marker ^{marker[0]} is followed by no "
+                                     f"{'call' if sec and sec.kind == AUCTION else 'card'} (§3.9: it precedes one)")
+        flush_row()
+
+    pos = 0
+    n = len(text)
+    while pos < n:
+        if sec is not None and sec.kind != SUPPLEMENTAL and marker is None and ended is None:
+            # the common case, a line of plain cards or calls: the rest of the line at once
+            plain = _PLAIN_LINE.match(text, pos)
+            if plain is not None and plain.end() > pos:
+                end = plain.end()
+                table = _PLAIN_CARD if sec.kind == PLAY else _PLAIN_CALL
+                words = text[pos:end].split()
+                if all(w in table for w in words):
+                    line, col0 = g.pos(pos)
+                    base = pos - col0
+                    append = sec.entries.append
+                    for w in _WORD.finditer(text, pos, end):
+                        x = w.group()
+                        append((table[x], x, line, w.start() - base))
+                    last = None  # (an annotation or comment after them takes the slow path below)
+                    pos = end
+                    continue
+        m = _TOKEN.match(text, pos)
+        assert m is not None
+        kind = m.lastgroup
+        start, pos = m.start(), m.end()
+        if kind == "ws":
+            continue
+        if kind == "esc" or kind == "semi" or kind == "brace":
+            c = m.group()
+            if kind == "brace" and not c.endswith("}"):
+                raise g.error(start, "a { comment is never closed with } (§3.8)")
+            if sec is not None and sec.kind != SUPPLEMENTAL and last is None:
+                last = _materialize_last(sec)
+            if sec is not None and sec.kind != SUPPLEMENTAL and last is not None:
+                last.comments += (c,)
+            elif sec is not None and sec.kind == SUPPLEMENTAL and (sec.rows or row):
+                sec.comments += (c,)
+            elif tag is not None:
+                tag.comments += (c,)
+            else:
+                prologue.append(c)
+            continue
+        if kind == "tag" or kind == "other" and text[start] == "[":
+            if kind == "tag":
+                name, value = m.group("name"), unescape(m.group("value"))
+            else:
+                loose = _LOOSE_TAG.match(text, start)
+                if loose is None:
+                    raise g.error(start, 'not a tag pair: expected [Name "value"] — a name, a quoted value '
+                                         "and ] (§3.3)")
+                name, value = loose.group("name"), loose.group("value")
+                pos = loose.end()
+                game.warnings.append(f"{g.path}:{':'.join(map(str, g.pos(start)))}: [{name}] has an unescaped "
+                                     'quote in its value (§3.2: \\")')
+            if sec is not None:
+                close_section(start)
+            line, col = g.pos(start)
+            tag = Tag(name, value, line=line, col=col)
+            game.tags.append(tag)
+            last, ended = None, None
+            sec = Section(AUCTION) if name == "Auction" else Section(PLAY) if name == "Play" else None
+            tag.section = sec
+            continue
+        if kind == "string" or kind == "word":
+            if tag is None:
+                raise g.error(start, f"{m.group()!r} before the first tag: a game begins with tag pairs "
+                                     '[Name "value"] (§3.3)')
+            if sec is None:
+                sec = Section(SUPPLEMENTAL)
+                tag.section = sec
+            if sec.kind == SUPPLEMENTAL:  # §4.9, §5: kept as rows, not interpreted
+                line = g.pos(start)[0]
+                if row and row[0] != line:
+                    flush_row()
+                if not row:
+                    row.extend([line, start, pos])
+                row[2] = pos
+                continue
+            if kind == "string":
+                raise g.error(start, f"a string in the {sec.kind} section: expected "
+                                     + ("calls (§3.5.1)" if sec.kind == AUCTION else "cards (§3.6.1)"))
+            word = m.group()
+            if marker is None and ended is None:
+                plain = _PLAIN_CARD.get(word) if sec.kind == PLAY else _PLAIN_CALL.get(word)
+                if plain is not None:  # the common case: a card or call alone
+                    line, col = g.pos(start)
+                    last = Item(plain, raw=word, line=line, col=col)
+                    sec.entries.append(last)
+                    continue
+            for sm in _SUB.finditer(word):
+                at = start + sm.start()
+                sub = sm.lastgroup
+                if ended is not None and sub in ("tok", "mark", "end"):
+                    raise g.error(at, f"{sm.group()!r} after the * that ends the {sec.kind} section at "
+                                      + ":".join(map(str, g.pos(ended))) + " (§3.5, §3.6)")
+                if sub == "mark":
+                    mk = sm.group("mark").upper()
+                    spec = MARKERS.get(mk)
+                    if spec is None:
+                        raise g.error(at, f"^{sm.group('mark')} is no irregularity: §3.9 has ^I, ^S (the "
+                                          "auction) and ^R, ^L (the play)")
+                    if spec.section != sec.kind:
+                        raise g.error(at, f"^{mk} marks {'a call' if spec.section == AUCTION else 'a card'} "
+                                          f"(§3.9), not a {'call' if sec.kind == AUCTION else 'card'}")
+                    if marker is not None:
+                        raise g.error(at, f"^{mk} follows ^{marker[0]}: a marker precedes a "
+                                          f"{'call' if sec.kind == AUCTION else 'card'} (§3.9)")
+                    if spec.takes_place:  # ^S stands in the skipped player's place
+                        line, col = g.pos(at)
+                        last = Item("^S", raw=sm.group(), line=line, col=col)
+                        sec.entries.append(last)
+                    else:
+                        marker = (mk, at)
+                elif sub == "tok" or sub == "end":
+                    raw = sm.group()
+                    t = raw.upper()
+                    if sub == "tok":
+                        if sec.kind == AUCTION:
+                            if not _CALL.match(t):
+                                raise g.error(at, f"{raw!r} is not a call: Pass, X, XX, AP, 1C … 7NT (§3.5.1), or "
+                                                  "- for a player before the dealer")
+                            t = _CALL_SPELLING.get(t) or (t[:-1] + "NT" if t.endswith("N") and t[0].isdigit() else t)
+                        else:
+                            if not _CARD.match(t):
+                                raise g.error(at, f"{raw!r} is not a card: a suit S H D C and a rank A K Q J T 9 … 2 "
+                                                  "(§3.6.1), or - for a card not known")
+                            if t.endswith("10"):
+                                t = t[0] + "T"
+                    else:
+                        ended = at if t == "*" else None
+                    line, col = g.pos(at)
+                    last = Item(t, raw=raw, line=line, col=col)
+                    if marker is not None:
+                        if sub == "end" or t == "-":
+                            raise g.error(marker[1], f"^{marker[0]} marks a "
+                                                     f"{'call' if sec.kind == AUCTION else 'card'}, not {raw!r}")
+                        last.marker = marker[0]
+                        marker = None
+                    sec.entries.append(last)
+                elif sub == "bad":
+                    raise g.error(at, f"{sm.group()!r} is not part of a "
+                                      f"{'call' if sec.kind == AUCTION else 'card'} or its annotation "
+                                      "(a suffix ! ?, a note =1=, a NAG $1)")
+                else:  # an annotation of the call or card before it (§3.5.2, §3.6.2)
+                    if last is None:
+                        last = _materialize_last(sec)
+                    if last is None or last.text in ("^S", "*", "+"):
+                        raise g.error(at, f"the annotation {sm.group()!r} follows no "
+                                          f"{'call' if sec.kind == AUCTION else 'card'}")
+                    if sub == "suffix":
+                        if last.suffix is not None:
+                            raise g.error(at, f"a second suffix {sm.group()!r}: at most one a "
+                                              f"{'call' if sec.kind == AUCTION else 'card'} (§3.5.2, §3.6.2)")
+                        last.suffix = sm.group()
+                    elif sub == "note":
+                        k = int(sm.group("note"))
+                        if last.note is not None:
+                            raise g.error(at, f"a second note reference ={k}=: at most one a "
+                                              f"{'call' if sec.kind == AUCTION else 'card'} (§3.5.4)")
+                        last.note = k
+                    else:
+                        k = int(sm.group("nag"))
+                        if k > 255:
+                            raise g.error(at, f"${k}: a NAG is 0 to 255 (§3.7)")
+                        last.nags += (k,)
+            continue
+        # kind == "other"
+        ch = text[start]
+        raise g.error(start, {"]": "a ] that closes no tag pair",
+                              "}": "a } that closes no { comment"}.get(ch, f"{ch!r} is not allowed here (§2.2, §3.2)"))
+    if sec is not None:
+        close_section(n)
+    game.prologue = tuple(prologue)
+    if inheritance is not None:
+        inheritance.resolve(game)
+    return game

@@ -1,0 +1,248 @@
+"""A PBN file as text: its character set (§2.2), its lines (§2.3), and its games (§3).
+
+§2.2 prescribes ISO 8859-1, which every byte decodes as; a file is read as UTF-8 where it says so (a ``%``
+line of the header naming ``charset=UTF-8``, as BridgeComposer writes, or the ``% PBN`` header followed by
+such a line) or where a UTF-8 byte-order mark shows it. A line of a UTF-8 file that is not UTF-8 is read as
+ISO 8859-1 and the game says so in a warning. Lines end in LF, CRLF or CR (§2.1: the platform's own).
+
+Games are separated by semi-empty lines (§3), except inside a brace comment (§3.8), which may hold them.
+The file is read a line at a time and a game at a time: one game's text is in memory at once.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, Iterable, Iterator
+
+__all__ = ["GameText", "detect_encoding", "decoded_lines", "split_games"]
+
+_CHARSET = re.compile(rb"charset\s*[=:]\s*\"?([A-Za-z0-9_.:-]+)", re.I)
+_HEAD = 8192  # the header lines that may name the character set
+
+
+def detect_encoding(head: bytes) -> tuple[str, int]:
+    """The file's encoding from its first bytes, and the length of a byte-order mark to skip."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8", len(codecs.BOM_UTF8)
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # a program that wrote UTF-16 says so
+        return "utf-16", 0
+    for raw in head.splitlines()[:64]:
+        s = raw.strip()
+        if not s.startswith(b"%"):
+            if s and not s.startswith(b";"):
+                break  # the header is the % lines at the top (§2.4), perhaps after a ; comment
+            continue
+        m = _CHARSET.search(s)
+        if m:
+            name = m.group(1).decode("ascii").lower()
+            try:
+                found = codecs.lookup(name).name
+            except LookupError:
+                return "latin-1", 0
+            # a byte-wise encoding only: lines are found by their LF bytes
+            return (found, 0) if "16" not in found and "32" not in found else ("latin-1", 0)
+    return "latin-1", 0
+
+
+def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterator[tuple[int, str]]:
+    """(line number, text) for every line of a binary stream, decoded as :func:`detect_encoding` finds."""
+    head = stream.read(_HEAD)
+    encoding, skip = detect_encoding(head)
+    rest = head[skip:]
+    number = 0
+    if encoding == "utf-16":
+        text = io.TextIOWrapper(io.BufferedReader(_Joined(head, stream)), encoding="utf-16", errors="replace",
+                                newline=None)
+        for line in text:
+            number += 1
+            yield number, line.rstrip("\n")
+        return
+    while True:
+        more = stream.read(1 << 16)
+        data = rest + more
+        if more:
+            cut = data.rfind(b"\n") + 1
+            data, rest = data[:cut], data[cut:]
+        elif data.endswith(b"\n"):
+            data = data[:-1]
+        if data or not more:
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:
+                text = None
+            lines = (text.split("\n") if text is not None else data.split(b"\n")) if (data or not more) else []
+            if more and lines and lines[-1] in ("", b""):
+                lines.pop()
+            for part in lines:
+                if isinstance(part, bytes):  # a chunk that is not all the declared encoding: line by line
+                    try:
+                        part = part.decode(encoding)
+                    except UnicodeDecodeError:
+                        if warnings is not None:
+                            warnings.append(f"{number + 1}: not {encoding}; read as ISO 8859-1")
+                        part = part.decode("latin-1")
+                if part.endswith("\r"):
+                    part = part[:-1]
+                if "\r" in part:  # a lone CR ends a line too
+                    for piece in part.split("\r"):
+                        number += 1
+                        yield number, piece
+                else:
+                    number += 1
+                    yield number, part
+        if not more:
+            return
+
+
+class _Joined(io.RawIOBase):
+    """A raw stream whose first bytes were read already (for :class:`io.BufferedReader`)."""
+
+    def __init__(self, head: bytes, stream: BinaryIO) -> None:
+        super().__init__()
+        self.head, self.stream = head, stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        if self.head:
+            n = min(len(b), len(self.head))
+            b[:n], self.head = self.head[:n], self.head[n:]
+            return n
+        data = self.stream.read(len(b))
+        b[:len(data)] = data
+        return len(data)
+
+
+@dataclass
+class GameText:
+    """The lines of one game, with the number of its first line; ``lead`` holds commentary-only chunks that
+    came before it (a file header of ``%`` lines, a comment between games), kept so it is written back."""
+
+    index: int
+    line: int
+    lines: list[str]
+    lead: list[tuple[int, list[str]]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _brace_state(line: str, in_brace: bool) -> bool:
+    """Whether a brace comment is still open at the end of ``line`` (strings and ``;`` comments respected)."""
+    i, n = 0, len(line)
+    if in_brace:
+        j = line.find("}")
+        if j < 0:
+            return True
+        i = j + 1
+    elif line.startswith("%"):
+        return False
+    if "{" not in line[i:]:
+        return False
+    while i < n:
+        c = line[i]
+        if c == '"':
+            i += 1
+            while i < n and line[i] != '"':
+                i += 2 if line[i] == "\\" else 1
+            i += 1
+        elif c == ";":
+            return False
+        elif c == "{":
+            j = line.find("}", i + 1)
+            if j < 0:
+                return True
+            i = j + 1
+        else:
+            i += 1
+    return False
+
+
+_COMMENTARY = re.compile(r"\{[^}]*\}|;[^\n]*|^%[^\n]*", re.M)
+
+
+def _is_commentary(lines: list[str]) -> bool:
+    """A chunk with no tag and no token: only ``%`` lines, ``;`` and ``{}`` comments."""
+    if lines[0].startswith("[") or len(lines) > 1 and lines[1].startswith("["):
+        return False
+    return not _COMMENTARY.sub("", "\n".join(lines)).strip()
+
+
+_LONGEST_COMMENT = 1000  # lines of a brace comment after a semi-empty line in it, before it is taken as never closed
+_STARTS = ("[Event ", "[Event\"", "[Board ", "[Board\"")
+
+
+def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
+    """The games of a file (§3): chunks separated by semi-empty lines outside brace comments.
+
+    Two defences for files that break §3, each said in the game's warnings: a game whose ``[Event]`` or
+    ``[Board]`` comes again after its ``[Deal]``, with no semi-empty line between, is two games (§3.4 would
+    ignore the second game's tags, losing it whole); and a brace comment never closed ends at the first
+    semi-empty line inside it, so the games after it are still read."""
+    index = 0
+    lead: list[tuple[int, list[str]]] = []
+    warn: list[str] = []
+
+    def close(chunk: list[str], start: int) -> Iterator[GameText]:
+        nonlocal index, lead, warn
+        if _is_commentary(chunk):
+            lead.append((start, chunk))
+        else:
+            index += 1
+            yield GameText(index, start, chunk, lead, warn)
+            lead, warn = [], []
+
+    source: Iterator[tuple[int, str]] = iter(lines)
+    while True:
+        in_brace = False
+        chunk: list[str] = []
+        start = 0
+        seen: set[str] = set()
+        blank_in_brace: int | None = None  # where, in the chunk, the first semi-empty line inside a comment is
+        for number, line in source:
+            if not in_brace and not line.strip():
+                if chunk:
+                    yield from close(chunk, start)
+                    chunk, seen, blank_in_brace = [], set(), None
+                continue
+            if not in_brace and line.startswith(_STARTS) and chunk:
+                if line[:6] in seen and "deal" in seen:
+                    warn_next = [f"{number}: a new game begins without the semi-empty line before it (§3)"]
+                    yield from close(chunk, start)
+                    chunk, seen, blank_in_brace, warn = [], set(), None, warn_next
+            if not chunk:
+                start = number
+            chunk.append(line)
+            if in_brace and not line.strip() and blank_in_brace is None:
+                blank_in_brace = len(chunk) - 1
+            if not in_brace and line.startswith("["):
+                if line.startswith(_STARTS):
+                    seen.add(line[:6])
+                elif line.startswith(("[Deal ", '[Deal"')):
+                    seen.add("deal")
+            if in_brace or "{" in line:
+                in_brace = _brace_state(line, in_brace)
+                if not in_brace:
+                    blank_in_brace = None
+                elif blank_in_brace is not None and len(chunk) - blank_in_brace > _LONGEST_COMMENT:
+                    break  # no comment is this long: it was never closed (and the file is not held whole)
+        if chunk and in_brace and blank_in_brace is not None:
+            # a { never closed: the game ends at the first semi-empty line in it, and the rest is read anew
+            cut = blank_in_brace
+            yield from close(chunk[:cut], start)
+            held = [(start + cut + 1 + i, ln) for i, ln in enumerate(chunk[cut + 1:])]
+            source = itertools.chain(held, source)
+            continue
+        if chunk:
+            yield from close(chunk, start)
+        break
+    if lead and index:
+        # commentary after the last game: a game with no tags carries it, so it is written back
+        yield GameText(index + 1, lead[0][0], [], lead)

@@ -1,0 +1,687 @@
+"""Replay one PBN game through the table (via :mod:`.table_adapter`), as the record means it.
+
+The auction's calls take their seats from the ``[Auction]`` tag on, ``-`` standing for the players before
+the dealer and ``^S`` for a player skipped by a call out of rotation (§3.5, §3.9); the play's cards take
+their seats from the ``[Play]`` tag's column, which must be the opening leader's, and each trick is played
+from its leader — or from the card marked ``^L`` — clockwise (§3.6, §3.9). An irregularity the table finds
+is ruled with the remedy a ``[BridgelawRemedy]`` tag records; failing that, where a §3.9 marker stands, as
+accepted under the code being replayed (:mod:`bridgelaw.pbn.markers`); an irregularity that the record
+neither marks nor remedies refuses the board, with the options the law gives. A play ending in ``*`` is a
+claim, ruled under the code's claim law and scored from ``[Result]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import BridgelawError, InputError, did_you_mean
+from ..loader import code_ids, load_kinds
+from ..pbn.markers import LETS_PASS, MARKERS, Marker
+from ..pbn.model import Item, PbnGame, Tag
+from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contract_of, deal_of, declarer_of,
+                        events_of, remedies_of, remedy_text, result_of, seat_of)
+from ..values import Seat
+from ..wording import kind_name
+from .result import REFUSED, SCORED, UNFINISHED, BoardResult
+from .table_adapter import Act, TableAdapter
+
+__all__ = ["replay_game", "Refused", "Unfinished", "resolve_code", "written_game"]
+
+
+class Refused(InputError):
+    """The record cannot be replayed as it stands (it breaks the standard, or contradicts the table)."""
+
+
+class Unfinished(InputError):
+    """The record stops before the deal is over (``+``, an auction or play that ends early)."""
+
+
+def resolve_code(game_code: str | None, default: str | None, where: str) -> str:
+    code = game_code or default
+    if not code:
+        raise Refused(where, 'name the code: a [BridgelawCode "wcny-1913"] tag, or --code')
+    ids = _code_ids()
+    if code not in ids:
+        shown = code if len(code) <= 40 else code[:40] + "…"
+        raise Refused(where, f"no code {shown!r}{did_you_mean(code[:60], ids)}; the codes: {', '.join(ids)}")
+    return code
+
+
+@dataclass
+class _Run:
+    game: PbnGame
+    t: TableAdapter
+    remedies: dict[str, Remedy]
+    events: dict[str, list[tuple[int, Event, str]]]
+    used: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+    columns: str = "NESW"           # the play section's columns, from the [Play] tag's seat
+    card_items: list[Item] = field(default_factory=list)
+    revokes_ruled: set[tuple[str, int]] = field(default_factory=set)
+    r_marks: bool = False
+
+    def at(self, item: Item | tuple[str, str, int, int]) -> str:
+        if type(item) is tuple:
+            return f"{self.game.path}:{item[2]}:{item[3]}"
+        return f"{self.game.path}:{item.line}:{item.col}"  # type: ignore[union-attr]
+
+    # ------------------------------------------------------------ rulings
+
+    def settle(self, ref: str, marker: Marker | None, where: str, what: str) -> None:
+        """The pending ruling: the recorded remedy, else the marker's acceptance, else refuse."""
+        t = self.t
+        r = t.pending_ruling()
+        assert r is not None
+        kind = r.irregularity
+        t.answer_at(ref)
+        if marker is not None and kind not in marker.kinds:
+            raise Refused(where, f"the record marks ^{marker.letter} — {marker.meaning} — on {what}, but the "
+                                 f"table finds {kind_name(kind)}")
+        rem = self.remedies.get(ref)
+        try:
+            if rem is not None:
+                self.used.add(ref)
+                if rem.facts:
+                    r = t.answer(**dict(rem.facts))
+                if r.questions:
+                    raise Refused(where, f"{what}: the ruling on the {kind_name(kind)} still asks: "
+                                         + "; ".join(q.ask for q in r.questions))
+                t.apply(rem.option, by=rem.by, suit=rem.suit, card=rem.card, how="recorded")
+                return
+            if marker is not None:
+                self.accept(marker, ref, where, what)
+                return
+        except Refused:
+            raise
+        except InputError as e:
+            raise Refused(where, f"{what}: {e.message if e.field in ('option', 'by', 'suit', 'card') else e}") \
+                from None
+        raise Refused(where, f"{what}: the table finds {_kind_words(kind, r)}, and the record neither marks it "
+                             f"(§3.9) nor states the remedy ([{REMEDY_TAG} \"{ref} <option>\"]"
+                             + (f"; the options: {', '.join(o.id for o in r.options)}" if r.options else "")
+                             + ")")
+
+    def accept(self, marker: Marker, ref: str, where: str, what: str) -> None:
+        """The marked irregularity as accepted: the option (or automatic effect) by which the call or card
+        stands, else the code's condonation facts answered and the ruling taken again."""
+        t = self.t
+        r = t.pending_ruling()
+        assert r is not None
+        facts_of_kind = load_kinds()[1][r.irregularity].facts
+
+        def standing(r: Any) -> tuple[bool, str | None]:
+            if r.questions:
+                return False, None
+            if marker.stands is not None:
+                for o in r.options:
+                    if any(e.kind.value == marker.stands for e in o.effects):
+                        return True, o.id
+                if not r.options and any(e.kind.value == marker.stands for e in r.effects):
+                    return True, None
+            return False, None
+
+        ok, option = standing(r)
+        if not ok:
+            facts = {k: v for k, v in marker.condonation if k in facts_of_kind}
+            if facts:
+                r = t.answer(**facts)
+            ok, option = standing(r)
+            if not ok and marker.stands is None and not r.questions and not r.options \
+                    and all(e.kind.value in LETS_PASS for e in r.effects):
+                ok = True  # a revoke let pass: no penalty
+        if not ok:
+            law = ", ".join(f"law {x.number}" for x in r.laws) or "its laws"
+            asks = "; ".join(q.ask for q in r.questions)
+            raise Refused(where, f"the record marks ^{marker.letter} — {marker.meaning} — on {what}, but under "
+                                 f"{t.code.id} ({law}) it cannot stand: "
+                                 + (f"the ruling asks {asks}" if asks else
+                                    f"the options are {', '.join(o.id for o in r.options) or 'none'}")
+                                 + f"; state the remedy chosen with [{REMEDY_TAG} \"{ref} <option>\"]")
+        t.apply(option, how=f"accepted (^{marker.letter})")
+
+    def run_events(self, ref: str) -> None:
+        for k, ev, where in self.events.pop(ref, ()):
+            eref = f"E{k}"
+            what = f"{ev.seat}'s {ev.verb}" + (f" {ev.arg}" if ev.arg else "")
+            try:
+                if ev.verb == "call":
+                    ans = self.t.call(ev.seat, _need(ev, where), eref)
+                elif ev.verb in ("lead", "play"):
+                    ans = self.t.play(ev.seat, _need(ev, where), eref)
+                elif ev.verb == "expose":
+                    ans = self.t.expose(ev.seat, _need(ev, where), eref)
+                elif ev.verb == "claim":
+                    ans = self.t.claim(ev.seat, eref)
+                else:
+                    ans = self.t.correct_revoke(ev.seat, eref)
+            except InputError as e:
+                raise Refused(where, f"[{EVENT_TAG}] {what}: {e}") from None
+            if ans.ruling is not None:
+                self.settle(eref, None, where, what)
+
+    # ------------------------------------------------------------ the auction
+
+    def auction(self, items: list[Item], first: Seat, dealer: Seat) -> str | None:
+        """Replay the calls; None when the auction is over, else why it is not (unfinished)."""
+        t = self.t
+        seat = first
+        skipped: list[str] = []
+        started = False
+        n = 0
+        for i, item in enumerate(items):
+            x, where = item.text, self.at(item)
+            if x == "-":
+                if started:
+                    raise Refused(where, "'-' after the first call: only the players before the dealer have a '-' "
+                                         "in the first auction line (§3.5)")
+                if seat is dealer:
+                    raise Refused(where, f"'-' in the dealer's place: {dealer.value} deals and calls first (§3.5)")
+                seat = seat.lho
+                continue
+            if x == "^S":
+                skipped.append(seat.value)
+                seat, started = seat.lho, True
+                continue
+            if x == "*":
+                return None if t.phase != "auction" else f"{where}: the auction ends with * before it is complete " \
+                                                          f"({t.next_caller()} to call)"
+            if x == "+":
+                return f"{where}: the auction is to be continued (+): {t.next_caller()} to call"
+            if t.phase != "auction":
+                raise Refused(where, f"{x}: a call after the auction ended ({_ended(t)})")
+            n += 1
+            ref = f"A{n}"
+            if not started and seat is not dealer:
+                hint = f" — [Auction \"{first.value}\"] and no '-' for the players before the dealer {dealer.value} " \
+                       "(§3.5)"
+            else:
+                hint = ""
+            started = True
+            self.run_events(ref)
+            if x == "AP":  # all pass: as many passes as end the auction (§3.5.1)
+                for _ in range(4):
+                    if t.phase != "auction":
+                        break
+                    self.call(seat, "P", ref, where, None, hint)
+                    seat = seat.lho
+                continue
+            marker = MARKERS["S"] if skipped else MARKERS["I"] if item.marker == "I" else None
+            before = t.last_bid() if skipped and item.marker == "I" else None
+            self.call(seat, x, ref, where, marker, hint)
+            if skipped and item.marker == "I" and not t.insufficient(x, before):
+                raise Refused(where, f"the record marks ^I on {seat.value}'s {x}, but it is sufficient over {before}")
+            skipped = []
+            seat = seat.lho
+        if t.phase == "auction":
+            self.run_events(f"A{n + 1}")  # what was done after the last call that stood
+        if t.phase == "auction":
+            return f"{self.game.path}:{self.game.tag('Auction').line}: the auction section ends before the " \
+                   f"auction does ({t.next_caller()} to call)"  # type: ignore[union-attr]
+        return None
+
+    def call(self, seat: Seat, x: str, ref: str, where: str, marker: Marker | None, hint: str) -> None:
+        t = self.t
+        what = f"{seat.value}'s {_call_words(x)}"
+        try:
+            ans = t.call(seat.value, x, ref)
+        except InputError as e:
+            raise Refused(where, f"{what}: {e.message}") from None
+        if ans.ruling is not None:
+            try:
+                self.settle(ref, marker, where, what)
+            except Refused as e:
+                if hint and marker is None:
+                    raise Refused(e.field, e.message + hint) from None
+                raise
+        elif marker is not None:
+            raise Refused(where, f"the record marks ^{marker.letter} — {marker.meaning} — on {what}, but the table "
+                                 "finds it regular")
+
+    # ------------------------------------------------------------ the play
+
+    def play(self, items: list[Any], first: Seat) -> tuple[str, Any, int]:
+        """Replay the cards (the section's entries: a plain card as a tuple, else an :class:`Item`). Returns
+        how the play ended — ``done``, ``*`` (a claim), ``-`` (the rest not known), ``+`` (to be continued),
+        ``short`` (the section stops) — the entry that ended it, and the number of tricks played. Trick k is
+        the k-th row of four (§3.6), its columns from ``first``."""
+        t = self.t
+        cards: list[Any] = []
+        end: Any = None
+        for e in items:
+            if type(e) is not tuple and e.text in ("*", "+"):
+                end = e
+                break
+            cards.append(e)
+        self.columns = columns = _ORDER[first.value]
+        self.card_items = cards
+        play = t.play
+        events = self.events
+        st = t.state
+        colidx = {s: i for i, s in enumerate(columns)}
+        for k in range(0, len(cards), 4):
+            if st["phase"] != "play":
+                raise Refused(self.at(cards[k]), f"{_text(cards[k])}: a card after the play ended ({_ended(t)})")
+            row = cards[k:k + 4]
+            if not events and len(row) == 4 and not st["current"] and type(row[0]) is tuple and \
+                    type(row[1]) is tuple and type(row[2]) is tuple and type(row[3]) is tuple:
+                # the common case: four plain cards, played from the trick's leader
+                for s in _ORDER[t.next_player()]:
+                    i = k + colidx[s]
+                    x = cards[i][0]
+                    ref = _PREFS[i + 1] if i < 63 else f"P{i + 1}"
+                    try:
+                        ans = play(s, x, ref)
+                    except InputError as err:
+                        raise Refused(self.at(cards[i]), f"{s}'s {x} (trick {t.trick_number}): {err.message}") \
+                            from None
+                    if ans.ruling is not None:
+                        self.ruled_card(ans.kind or "", ref, cards[i], self.at(cards[i]), f"{s}'s {x}")
+                        self.check_stood(s, cards[i], ref, ans.kind)
+                        if st["phase"] != "play":
+                            break
+                continue
+            cols = dict(zip(columns, range(k, k + len(row))))
+            marked = [s for s, i in cols.items() if type(cards[i]) is not tuple and cards[i].marker == "L"]
+            if marked:
+                if len(marked) > 1:
+                    raise Refused(self.at(cards[cols[marked[1]]]), "two cards of one trick marked ^L (§3.9: the card "
+                                                                   "led)")
+                if t.cards_in_trick:
+                    raise Refused(self.at(cards[cols[marked[0]]]), "^L marks a lead, but this trick was begun already")
+            order = _ORDER[marked[0]] if marked else _ORDER[t.next_player()] if not st["current"] else ""
+            for s in order:
+                i = cols.get(s)
+                if i is None:
+                    return _how(end), end, t.tricks_played
+                e = cards[i]
+                ref = _PREFS[i + 1] if i < 63 else f"P{i + 1}"
+                if type(e) is tuple and not events:  # the common case: a plain card, nothing recorded before it
+                    x = e[0]
+                    try:
+                        ans = play(s, x, ref)
+                    except InputError as err:
+                        raise Refused(self.at(e), f"{s}'s {x} (trick {t.trick_number}): {err.message}") from None
+                    if ans.ruling is not None:
+                        self.ruled_card(ans.kind or "", ref, e, self.at(e), f"{s}'s {x}")
+                        self.check_stood(s, e, ref, ans.kind)
+                    continue
+                item = self.item(e, i)
+                if item.text == "-":
+                    return "-", item, t.tricks_played
+                self.card(s, item, ref)
+        if t.phase == "play":
+            self.run_events(f"P{len(cards) + 1}")  # what was done after the last card
+        if t.phase == "done":
+            return "done", end, 13
+        return _how(end), end, t.tricks_played
+
+    def item(self, e: Any, i: int) -> Item:
+        if type(e) is tuple:
+            e = Item(e[0], None, None, None, (), (), e[1], e[2], e[3])
+            self.card_items[i] = e
+        return e  # type: ignore[no-any-return]
+
+    def card(self, seat: str, item: Item, ref: str) -> None:
+        t = self.t
+        x = item.text
+        trick = t.trick_number
+        if self.events:
+            self.run_events(ref)
+        if item.marker == "R":
+            self.r_marks = True
+        try:
+            ans = t.play(seat, x, ref)
+        except InputError as e:
+            raise Refused(self.at(item), f"{seat}'s {x} (trick {trick}): {e.message}") from None
+        if ans.ruling is not None:
+            self.ruled_card(ans.kind or "", ref, item, self.at(item), f"{seat}'s {x} (trick {trick})")
+            self.check_stood(seat, item, ref, ans.kind)
+        elif item.marker == "L":
+            raise Refused(self.at(item), f"the record marks ^L — {MARKERS['L'].meaning} — on {seat}'s {x} (trick "
+                                         f"{trick}), but it is the proper lead")
+
+    def check_stood(self, seat: str, item: Any, ref: str, kind: str | None) -> None:
+        t, x = self.t, _text(item)
+        if t.phase == "play" and t.hands_known() and t.holds(seat, x) and kind != "revoke":
+            raise Refused(self.at(item), f"{seat}'s {x}: after the remedy the card is not in the trick; a card that "
+                                         f"did not stand is recorded as [{EVENT_TAG} \"{ref} {seat} lead {x}\"] "
+                                         "before the card that replaced it")
+
+    def card_at(self, seat: str, trick: int) -> tuple[str, Item] | None:
+        """The record's card of ``seat`` in trick ``trick``: its reference and item."""
+        i = 4 * (trick - 1) + self.columns.index(seat)
+        if 0 <= i < len(self.card_items):
+            return f"P{i + 1}", self.item(self.card_items[i], i)
+        return None
+
+    def ruled_card(self, kind: str, ref: str, item: Any, where: str, what: str) -> None:
+        origin = self.t.pending_revoke()
+        if origin is not None:  # a revoke established now: its own card, and its marker, answer for it
+            self.revokes_ruled.add(origin)
+            found = self.card_at(*origin)
+            if found is not None:
+                oref, oitem = found
+                self.settle(oref, MARKERS["R"] if oitem.marker == "R" else None, self.at(oitem),
+                            f"{origin[0]}'s {oitem.text} (trick {origin[1]}), a revoke")
+                return
+        self.settle(ref, MARKERS["L"] if type(item) is not tuple and item.marker == "L" else None, where, what)
+
+    def check_revoke_marks(self) -> None:
+        if not self.r_marks:
+            return
+        for i, item in enumerate(self.card_items):
+            seat, trick = self.columns[i % 4], i // 4 + 1
+            if type(item) is not tuple and item.marker == "R" and (seat, trick) not in self.revokes_ruled:
+                if trick > self.t.tricks_played + (1 if self.t.cards_in_trick else 0):
+                    continue  # not played: the play stopped before it
+                if not self.t.hands_known():
+                    self.notes.append(f"{self.at(item)}: ^R on {seat}'s {item.text}: the hands are not known, so "
+                                      "the revoke is taken as the record says (not noticed in time: no penalty)")
+                    continue
+                raise Refused(self.at(item), f"the record marks ^R — {MARKERS['R'].meaning} — on {seat}'s "
+                                             f"{item.text} in trick {trick}, but the table finds no revoke there")
+
+
+_SIDE = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+_PREFS = tuple(f"P{i}" for i in range(64))
+_ORDER = {s: s + "".join("NESWNESW"["NESW".index(s) + 1:"NESW".index(s) + 4]) for s in "NESW"}
+_CODE_IDS: dict[str | None, tuple[str, ...]] = {}
+
+
+def _code_ids() -> tuple[str, ...]:
+    """The codes there are (read once a process: the data folder does not change under a replay)."""
+    import os
+
+    key = os.environ.get("BRIDGELAW_DATA")
+    if key not in _CODE_IDS:
+        _CODE_IDS[key] = tuple(code_ids())
+    return _CODE_IDS[key]
+
+
+def _text(e: Any) -> str:
+    return e[0] if type(e) is tuple else e.text  # type: ignore[no-any-return]
+
+
+def _how(end: Any) -> str:
+    return "*" if end is not None and end.text == "*" else "+" if end is not None else "short"
+
+
+def _need(ev: Event, where: str) -> str:
+    if not ev.arg:
+        raise Refused(where, f"[{EVENT_TAG}]: {ev.verb} needs a call or card")
+    return ev.arg
+
+
+def _kind_words(kind: str, r: Any) -> str:
+    law = ", ".join(x.number for x in r.laws)
+    return kind_name(kind) + (f" (law {law})" if law else "")
+
+
+def _call_words(x: str) -> str:
+    return {"P": "pass", "X": "double", "XX": "redouble"}.get(x, x)
+
+
+def _ended(t: TableAdapter) -> str:
+    return {"play": f"{t.contract} by {t.declarer}", "new_deal": "a new deal", "passed_out": "all passed",
+            "done": "all thirteen tricks played"}.get(t.phase, t.phase)
+
+
+def _tag_values(game: PbnGame, name: str) -> list[tuple[str, str]]:
+    return [(t.value, f"{game.path}:{t.line}:{t.col}") for t in game.tags if t.name == name]
+
+
+def _tag_where(game: PbnGame, name: str) -> str:
+    t = game.tag(name)
+    return f"{game.path}:{t.line}:{t.col}" if t else game.where()
+
+
+def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
+                keep: bool = False) -> tuple[BoardResult, TableAdapter | None]:
+    """Replay one game: its :class:`BoardResult` (and the adapter, for the caller that wants the table)."""
+    res = BoardResult(game.path, game.board(), game.index, game.line, REFUSED)
+    res.notes.extend(game.warnings)
+    t: TableAdapter | None = None
+    try:
+        t = _replay(game, code, res)
+    except (Refused, Unfinished) as e:
+        res.status = UNFINISHED if isinstance(e, Unfinished) else REFUSED
+        res.reason, res.where = str(e), e.field
+    except InputError as e:  # a tag value the record gets wrong: it names its own place
+        placed = e.field.startswith(game.path + ":")
+        res.status, res.reason = REFUSED, str(e) if placed else f"{game.where()}: {e}"
+        res.where = e.field if placed else game.where()
+    except BridgelawError as e:
+        res.status, res.reason = REFUSED, f"{game.where()}: {e}"
+        res.where = game.where()
+    if t is not None:
+        res.rulings = [_ruling_json(a, game) for a in t.rulings()]
+    if write:
+        res.written = written_game(game, t if res.status != REFUSED else None, res.code)
+    return res, (t if keep else None)
+
+
+def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableAdapter | None:
+    g = game
+    code_value = next((g.value(n) for n in CODE_TAGS if g.value(n)), None)
+    code = resolve_code(code_value, default_code, _tag_where(g, "BridgelawCode") if code_value else g.where())
+    res.code = code
+    auction_tag, play_tag = g.tag("Auction"), g.tag("Play")
+    dealer_v = g.value("Dealer")
+    if not dealer_v:
+        if auction_tag is not None:
+            raise Refused(_tag_where(g, "Auction"), "[Auction] with no [Dealer]: the dealer must be filled before "
+                                                    "the auction section (§3.1)")
+        if g.value("Contract") in (None, "", "?"):
+            raise Unfinished(g.where(), "no auction, no contract and no result: nothing to replay")
+    deal_v = g.value("Deal")
+    deal, unknown = (None, []) if not deal_v else deal_of(deal_v, _tag_where(g, "Deal"))
+    if deal_v is None:
+        res.notes.append("no [Deal]: the hands are not known — revokes cannot be checked, honours are not scored")
+    elif unknown:
+        res.notes.append(f"[Deal] gives no hand for {', '.join(unknown)} (§3.4.11 '-'): revokes cannot be checked, "
+                         "honours are not scored")
+    remedies = remedies_of(_tag_values(g, REMEDY_TAG))
+    events: dict[str, list[tuple[int, Event, str]]] = {}
+    for k, (ev, (_, where)) in enumerate(zip(events_of(_tag_values(g, EVENT_TAG)), _tag_values(g, EVENT_TAG)),
+                                         start=1):
+        events.setdefault(ev.ref, []).append((k, ev, where))
+    decl_v, contract_v, result_v = g.value("Declarer"), g.value("Contract"), g.value("Result")
+    if auction_tag is None:
+        return _from_tags(g, code, dealer_v, deal, decl_v, contract_v, result_v, res)
+    dealer = seat_of(dealer_v, "Dealer", _tag_where(g, "Dealer"))
+    t = TableAdapter(code, dealer.value, deal)
+    if t.three:
+        raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
+    run = _Run(g, t, remedies, events)
+    first = seat_of(auction_tag.value, "Auction", _tag_where(g, "Auction"))
+    not_over = run.auction(auction_tag.section.items if auction_tag.section else [], first, dealer)
+    if not_over:
+        raise Unfinished(not_over.split(": ", 1)[0], not_over.split(": ", 1)[1])
+    _check_outcome(g, t, decl_v, contract_v)
+    res.contract = (t.contract or "") + {0: "", 1: "X", 2: "XX"}.get(t.doubled, "") if t.contract else None
+    res.declarer = t.declarer
+    if t.phase in ("new_deal", "passed_out"):
+        if play_tag is not None and play_tag.section and play_tag.section.entries:
+            raise Refused(_tag_where(g, "Play"), f"a play section, but the deal ended in the auction ({_ended(t)})")
+        _finish_refs(run)
+        res.score = t.totals(t.result())
+        res.status, res.source = SCORED, "auction"
+        return t
+    declarer = Seat(t.declarer)
+    if play_tag is None or not (play_tag.section and play_tag.section.entries):
+        if result_v not in (None, "", "?"):
+            tricks = result_of(result_v, declarer, _tag_where(g, "Result"))
+            assert tricks is not None
+            _finish_refs(run)
+            return _score_tricks(t, tricks, res, "result", "no play recorded: the tricks are [Result]'s",
+                                 _tag_where(g, "Result"))
+        raise Unfinished(g.where(), f"{res.contract} by {t.declarer}: no play section and no [Result]")
+    lead = seat_of(play_tag.value, "Play", _tag_where(g, "Play"))
+    if lead.value != t.next_player():
+        raise Refused(_tag_where(g, "Play"), f"[Play \"{lead.value}\"]: the opening lead is {t.next_player()}'s (the "
+                                             f"declarer {t.declarer}'s left-hand adversary); §3.6 gives the opening "
+                                             "leader's direction")
+    how, end, played = run.play(play_tag.section.entries, lead)
+    if how == "done":
+        run.check_revoke_marks()
+        _finish_refs(run)
+        side = _SIDE[declarer.value]
+        res.tricks = sum(1 for x in t.state["tricks"] if _SIDE[x["winner"]] == side)
+        res.score, res.status, res.source = t.totals(t.result()), SCORED, "play"
+        if result_v not in (None, "", "?"):
+            try:
+                stated = result_of(result_v, declarer, _tag_where(g, "Result"))
+            except InputError as e:  # the play says what the result is: a [Result] it cannot read is noted
+                res.notes.append(str(e))
+                stated = None
+            if stated and stated[0] != res.tricks and not stated[1]:
+                res.notes.append(f"{_tag_where(g, 'Result')}: [Result \"{result_v}\"] but the play gives the "
+                                 f"declarer's side {res.tricks} tricks")
+        return t
+    where = run.at(end) if end is not None else _tag_where(g, "Play")
+    if how == "+":
+        raise Unfinished(where, f"the play is to be continued (+) after {played} tricks")
+    if how == "short":
+        raise Unfinished(where, f"the play section stops after {played} tricks, without * (§3.6)")
+    stated = result_of(result_v, declarer, _tag_where(g, "Result")) if result_v not in (None, "", "?") else None
+    if stated is None:
+        raise Unfinished(where, f"the play ends with {'*' if how == '*' else 'cards not known (-)'} after "
+                                f"{played} tricks, and no [Result] says how many the declarer took")
+    if t.cards_in_trick == 0 and t.state["revokes"]:
+        ans = t.quit_trick()  # the last trick played is turned and quitted: a revoke in it is established
+        if ans.ruling is not None:
+            run.ruled_card(ans.kind or "", "end", end or Item("*"), where, "the last trick")
+    run.check_revoke_marks()
+    if how == "*":
+        try:
+            t.claim(declarer.value, "end")
+        except InputError as e:
+            raise Refused(where, f"the claim: {e.message}") from None
+        rem = remedies.get("end")
+        if rem is not None:
+            run.settle("end", None, where, "the claim")
+        else:
+            r = t.pending_ruling()
+            assert r is not None
+            if r.questions or len({o.id for o in r.options}) > 1:
+                raise Refused(where, f"the claim (*): under {code} the ruling offers "
+                                     f"{', '.join(o.id for o in r.options)}; state the remedy with [{REMEDY_TAG} "
+                                     "\"end <option>\"]")
+            t.apply(None, how="the claim conceded: the play ends with * and [Result]")
+    _finish_refs(run)
+    note = (f"the claim (*) after {played} tricks: the tricks are [Result]'s" if how == "*"
+            else f"the play is not known after {played} tricks (-): the tricks are [Result]'s")
+    return _score_tricks(t, stated, res, "claim" if how == "*" else "result", note, _tag_where(g, "Result"))
+
+
+def _finish_refs(run: _Run) -> None:
+    unused = [r for r in run.remedies if r not in run.used]
+    if unused:
+        raise Refused(run.game.where(), f"[{REMEDY_TAG} \"{run.remedies[unused[0]].ref} …\"]: the table rules "
+                                        f"nothing at {unused[0]}")
+    if run.events:
+        ref = next(iter(run.events))
+        raise Refused(run.events[ref][0][2], f"[{EVENT_TAG}] at {ref}: the record has no call or card {ref}")
+
+
+def _score_tricks(t: TableAdapter, stated: tuple[int, bool], res: BoardResult, source: str,
+                  note: str, where: str) -> TableAdapter:
+    tricks, differs = stated
+    try:
+        result = t.result_with_tricks(tricks)
+    except InputError as e:
+        raise Refused(where, f"[Result]: {e.message}") from None
+    res.notes.append(note + (" (marked ^: differing from the tricks actually won)" if differs else ""))
+    res.tricks, res.score, res.status, res.source = tricks, t.totals(result), SCORED, source
+    return t
+
+
+def _from_tags(g: PbnGame, code: str, dealer_v: str | None, deal: str | None, decl_v: str | None,
+               contract_v: str | None, result_v: str | None, res: BoardResult) -> None:
+    """No auction: the contract, declarer and result the tags state, scored without refereeing."""
+    from ..scoring import score
+
+    if contract_v in (None, "", "?") or decl_v in (None, "?"):  # "" is inappropriate, "?" unknown (§3.4)
+        raise Unfinished(g.where(), "no auction section, and no [Contract] and [Declarer] to score")
+    contract = contract_of(contract_v, _tag_where(g, "Contract"))
+    if contract is None:
+        raise Refused(_tag_where(g, "Contract"), "[Contract \"Pass\"]: all four passed; no auction code lets the "
+                                                 "dealer pass (he must declare)")
+    declarer, swapped = declarer_of(decl_v, _tag_where(g, "Declarer"))
+    if declarer is None or swapped:
+        raise Refused(_tag_where(g, "Declarer"), f"[Declarer \"{decl_v}\"]: " + (
+            "the declarer and the dummy swapped (§3.4.13) is not refereed" if swapped else "no declarer"))
+    stated = result_of(result_v or "", declarer, _tag_where(g, "Result"))
+    if stated is None:
+        raise Unfinished(g.where(), f"{contract_v} by {declarer.value}: no auction, no play and no [Result]")
+    bid, doubled = contract
+    result: dict[str, Any] = {"code": code, "declarer": declarer.value, "contract": bid + "X" * doubled,
+                              "tricks": stated[0]}
+    if deal:
+        result["deal"] = deal
+    else:
+        result["honours"] = "none"
+    if dealer_v:
+        result["dealer"] = seat_of(dealer_v, "Dealer", _tag_where(g, "Dealer")).value
+    try:
+        s = score(result)
+    except InputError as e:
+        raise Refused(g.where(), f"{contract_v} by {declarer.value}: {e}") from None
+    res.contract, res.declarer, res.tricks = bid + "X" * doubled, declarer.value, stated[0]
+    res.score, res.status, res.source = {k: v["total"] for k, v in s.totals().items()}, SCORED, "result"
+    res.notes.append("no auction recorded: [Contract], [Declarer] and [Result] scored as stated, unrefereed")
+    return None
+
+
+def _check_outcome(g: PbnGame, t: TableAdapter, decl_v: str | None, contract_v: str | None) -> None:
+    if decl_v not in (None, "", "?") and t.declarer:
+        declarer, swapped = declarer_of(decl_v, _tag_where(g, "Declarer"))
+        if swapped:
+            raise Refused(_tag_where(g, "Declarer"), f"[Declarer \"{decl_v}\"]: the declarer and the dummy swapped "
+                                                     "(§3.4.13, §3.9 (E)) is not refereed")
+        if declarer is not None and declarer.value != t.declarer:
+            raise Refused(_tag_where(g, "Declarer"), f"[Declarer \"{decl_v}\"], but the auction makes "
+                                                     f"{t.declarer} the declarer")
+    if contract_v not in (None, "", "?") and t.phase == "play" and t.contract:
+        c = contract_of(contract_v, _tag_where(g, "Contract"))
+        if c is not None and (c[0] != t.contract or c[1] != t.doubled):
+            raise Refused(_tag_where(g, "Contract"), f"[Contract \"{contract_v}\"], but the auction ends in "
+                                                     f"{t.contract}{'X' * t.doubled}")
+
+
+def _ruling_json(a: Act, game: PbnGame) -> dict[str, Any]:
+    r = a.ruling
+    d: dict[str, Any] = {"at": a.at or a.ref, "kind": a.kind, "offender": a.offender,
+                         "remedy": a.option or ("-" if a.applied else None), "how": a.how,
+                         "laws": [x.number for x in r.laws] if r is not None else []}
+    for k in ("by", "suit", "card"):
+        if getattr(a, k):
+            d[k] = getattr(a, k)
+    if a.facts:
+        d["facts"] = dict(a.facts)
+    return d
+
+
+def written_game(game: PbnGame, t: TableAdapter | None, code: str | None) -> str:
+    """The game as read, with the code it was replayed under and a [BridgelawRemedy] for every ruling
+    made (a game refused is written back as read)."""
+    from ..pbn.writer import write_game
+
+    if t is None:
+        return write_game(game)
+    made = [Tag(REMEDY_TAG, remedy_text(Remedy(a.at or a.ref or "", a.option, a.by, a.suit, a.card,
+                                               tuple(sorted(a.facts.items())))))
+            for a in t.rulings() if a.applied and (a.at or a.ref)]
+    tags: list[Tag] = []
+    for x in game.tags:  # the remedies recorded before stand where they stood; new ones go last
+        if x.name == REMEDY_TAG:
+            tags.extend(made)
+            made = []
+        else:
+            tags.append(x)
+    tags.extend(made)
+    if code and not any(x.name in CODE_TAGS for x in tags):
+        tags.insert(0, Tag("BridgelawCode", code))
+    out = PbnGame(tags=tags, prologue=game.prologue, lead=game.lead)
+    return write_game(out)

@@ -1,0 +1,57 @@
+"""What replaying one board gives: a :class:`BoardResult` — scored, refused or unfinished — with its JSON
+line and its text line. Small and plain, so it crosses process (and Dask) boundaries cheaply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["BoardResult", "SCORED", "REFUSED", "UNFINISHED", "STATUSES"]
+
+SCORED, REFUSED, UNFINISHED = "scored", "refused", "unfinished"
+STATUSES = (SCORED, UNFINISHED, REFUSED)
+
+
+@dataclass
+class BoardResult:
+    file: str
+    board: str
+    index: int                       # the game's place in its file (JSON records: in the array), from 1
+    line: int                        # the file line the game starts on
+    status: str
+    code: str | None = None
+    contract: str | None = None      # as doubled: 1S, 4HX
+    declarer: str | None = None
+    tricks: int | None = None        # the declarer's side's, as scored
+    score: dict[str, int] | None = None   # total points by side (or player, three-hand)
+    reason: str | None = None        # why refused or unfinished, with its path:line:col
+    where: str | None = None
+    rulings: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    source: str | None = None        # how the tricks are known: play, claim, result
+    written: str | None = None       # the game as written back (replay --write), when asked
+    detail: dict[str, Any] | None = None  # the full report (one record replayed on its own)
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"file": self.file, "board": self.board, "game": self.index, "line": self.line,
+                             "status": self.status}
+        for k in ("code", "contract", "declarer", "tricks", "score", "source", "reason", "where"):
+            v = getattr(self, k)
+            if v is not None:
+                d[k] = v
+        if self.rulings:
+            d["rulings"] = self.rulings
+        if self.notes:
+            d["notes"] = self.notes
+        return d
+
+    def text(self) -> str:
+        head = f"{self.file} board {self.board}: {self.status}"
+        if self.status == SCORED:
+            what = (f"{self.contract} by {self.declarer}" + (f", {self.tricks} tricks" if self.tricks is not None
+                                                             else "") if self.contract else "no contract")
+            pts = ", ".join(f"{k} {v}" for k, v in (self.score or {}).items())
+            extra = f"; {len(self.rulings)} ruling{'s' if len(self.rulings) != 1 else ''}" if self.rulings else ""
+            src = f" ({self.source})" if self.source and self.source != "play" else ""
+            return f"{head} — {what}{src}: {pts}{extra}"
+        return f"{head} — {self.reason}"

@@ -1,0 +1,276 @@
+"""Properties of reading, writing and replaying (hypothesis; derandomized in CI):
+
+* reading what is written gives the same games, for every game the strategy builds (tags, commentary,
+  annotated auctions and plays with markers, supplemental sections);
+* a deal played through the table with irregularities and remedies chosen at random, written as PBN, read
+  and replayed, gives the same auction, play, rulings and score — and writing it again changes nothing;
+* the reader, and the replay of what it reads, raise nothing but bridgelaw's own errors on any text, and on
+  real-looking files mutated line by line and byte by byte; so does the JSON record path on any JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from bridgelaw.errors import BridgelawError, InputError
+from bridgelaw.pbn import Refusal, iter_games, read_pbn, write_games
+from bridgelaw.pbn.model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, Section, Tag
+from bridgelaw.replay import replay_game, replay_record
+from bridgelaw.replay.history_writer import history_game
+from bridgelaw.replay.table_adapter import TableAdapter
+
+from conftest import ROOT
+
+# ------------------------------------------------------------------ games the strategy builds
+
+_text = st.text(st.characters(min_codepoint=32, max_codepoint=0x24F, blacklist_characters="\x7f"), max_size=12)
+_name = st.from_regex(r"[A-Z][A-Za-z0-9_]{0,10}", fullmatch=True).filter(lambda n: n not in ("Auction", "Play"))
+_brace = _text.map(lambda s: "{" + s.replace("}", ")") + "}")
+_semi = _text.map(lambda s: "; " + s)
+_comment = st.one_of(_brace, _semi)
+_comments = st.lists(_comment, max_size=2).map(tuple)
+_calls = st.sampled_from(["P", "X", "XX", "1C", "1D", "2H", "3S", "4NT", "7NT", "1R"])
+_cards = st.sampled_from([s + r for s in "SHDC" for r in "AKQJT98765432"] + ["-"])
+_suffix = st.sampled_from([None, "!", "?", "!!", "??", "!?", "?!"])
+_note = st.one_of(st.none(), st.integers(1, 32))
+_nags = st.lists(st.integers(0, 255), max_size=2).map(tuple)
+
+
+def _items(tokens: st.SearchStrategy[str], markers: list[str | None], with_skip: bool) -> st.SearchStrategy[list[Item]]:
+    one = st.builds(Item, tokens, st.sampled_from(markers), _suffix, _note, _nags, _comments).map(
+        lambda i: Item(i.text, None, i.suffix, i.note, i.nags, i.comments) if i.text == "-" else i)
+    skip = st.builds(Item, st.just("^S"), comments=_comments.map(lambda c: ()))
+    body = st.lists(st.one_of(one, skip) if with_skip else one, max_size=9)
+    return st.tuples(body, st.sampled_from([None, "*", "+"])).map(
+        lambda x: x[0] + ([Item(x[1])] if x[1] else []))
+
+
+_element = st.one_of(st.from_regex(r"[!#-$&-:<-Z\\^-z|~]{1,6}", fullmatch=True),
+                     _text.map(lambda s: '"' + s.replace("\\", "/").replace('"', "'") + '"'))
+_row = st.lists(_element, min_size=1, max_size=4).map(" ".join)
+_value = _text.filter(lambda v: not v.startswith("#"))
+
+
+@st.composite
+def games(draw) -> PbnGame:
+    tags = []
+    for _ in range(draw(st.integers(1, 5))):
+        t = Tag(draw(_name), draw(_value), draw(_comments))
+        if draw(st.booleans()) and draw(st.booleans()):
+            t.section = Section(SUPPLEMENTAL, rows=draw(st.lists(_row, min_size=1, max_size=3)),
+                                comments=draw(_comments))
+        tags.append(t)
+    if draw(st.booleans()):
+        tags.insert(draw(st.integers(0, len(tags))), Tag("Auction", draw(st.sampled_from("NESW")), draw(_comments),
+                                                          Section(AUCTION, draw(_items(_calls, [None, "I"], True)))))
+    if draw(st.booleans()):
+        tags.append(Tag("Play", draw(st.sampled_from("NESW")), draw(_comments),
+                        Section(PLAY, draw(_items(_cards, [None, "R", "L"], False)))))
+    prologue = tuple(draw(st.lists(st.one_of(_comment, _text.map(lambda s: "%" + s)), max_size=2)))
+    lead = tuple(draw(st.lists(st.sampled_from(["% PBN 2.1\n% EXPORT", "; a file of deals", "{between}"]),
+                               max_size=1)))
+    return PbnGame(tags=tags, prologue=prologue, lead=lead)
+
+
+def _without_empty(games_read):
+    return [g for g in games_read if isinstance(g, Refusal) or g.tags]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(games(), min_size=1, max_size=3))
+def test_reading_what_is_written_gives_the_same_games(gs):
+    text = write_games(gs)
+    back = _without_empty(iter_games(text))
+    assert not [g.error for g in back if isinstance(g, Refusal)]
+    assert back == gs
+    assert write_games(back) == text
+
+
+# ------------------------------------------------------------------ deals played at the table
+
+_CODES = ["wcny-1913", "wcny-1912", "portland-1909", "wcny-1913-duplicate"]
+
+
+def _deal(rng: random.Random) -> str:
+    cards = [s + r for s in "SHDC" for r in "AKQJT98765432"]
+    rng.shuffle(cards)
+    hands = [cards[i::4] for i in range(4)]
+    return "N:" + " ".join(".".join("".join(r for r in "AKQJT98765432" if s + r in h) for s in "SHDC") for h in hands)
+
+
+def _settle(t: TableAdapter, rng: random.Random) -> bool:
+    """Choose a remedy at random (a suit or card where it needs one); False when none can be applied."""
+    r = t.pending_ruling()
+    if r is None:
+        return True
+    if r.questions:
+        return False
+    options = [o.id for o in r.options] or [None]
+    rng.shuffle(options)
+    for option in options + [None]:
+        try:
+            t.apply(option, suit=rng.choice("SHDC"), card=None, how="chosen")
+            return True
+        except InputError:
+            continue
+    return False
+
+
+def _play_deal(seed: int, code: str, irregular: float) -> TableAdapter:
+    rng = random.Random(seed)
+    t = TableAdapter(code, rng.choice("NESW"), _deal(rng))
+    bids = 0
+    for _ in range(60):
+        if t.phase != "auction":
+            break
+        seat = t.next_caller()
+        legal = t.table.legal_calls()
+        if rng.random() < irregular and bids:  # an insufficient bid, or a call out of rotation
+            if rng.random() < 0.5 and t.last_bid():
+                low = [f"{lv}{s}" for lv in "1234" for s in "CDHS" if t.insufficient(f"{lv}{s}", t.last_bid())]
+                call, seat = (rng.choice(low), seat) if low else (rng.choice(legal), seat)
+            else:
+                call, seat = rng.choice([c for c in legal if c[:1].isdigit()] or legal), rng.choice(
+                    [s for s in "NESW" if s != seat])
+        else:
+            passes = [c for c in legal if c == "P"]
+            call = "P" if passes and (bids >= 2 or rng.random() < 0.3) else rng.choice(
+                [c for c in legal if c != "P" and not c.startswith("X")] or legal)
+        try:
+            ans = t.call(seat, call)
+        except InputError:
+            continue
+        bids += call[:1].isdigit()
+        if ans.ruling is not None and not _settle(t, rng):
+            assume(False)
+    assume(t.phase in ("play", "new_deal", "done"))
+    for _ in range(80):
+        if t.phase != "play":
+            break
+        seat = t.next_player()
+        legal = t.table.legal_cards()
+        hand = t.state["hands"][seat]
+        card = rng.choice(legal)
+        if rng.random() < irregular / 2:
+            if t.cards_in_trick == 0:  # a lead out of turn
+                seat = rng.choice([s for s in "NESW" if s != seat])
+                card = rng.choice(t.state["hands"][seat])
+            elif [c for c in hand if c not in legal]:  # a renounce holding the suit: a revoke
+                card = rng.choice([c for c in hand if c not in legal])
+        try:
+            ans = t.play(seat, card)
+        except InputError:
+            continue
+        if ans.ruling is not None and not _settle(t, rng):
+            assume(False)
+        if t.cards_in_trick == 0 and t.phase == "play" and t.state["revokes"] and t.pending_ruling() is None:
+            pass
+    assume(t.phase in ("done", "new_deal"))
+    return t
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(st.integers(0, 2**32 - 1), st.sampled_from(_CODES), st.sampled_from([0.0, 0.1, 0.25]))
+def test_a_deal_written_read_and_replayed_is_the_same_deal(seed, code, irregular):
+    t = _play_deal(seed, code, irregular)
+    try:
+        game = history_game(t)
+    except InputError:
+        assume(False)
+    text = write_games([game])
+    read = read_pbn(text)[0]
+    res, again = replay_game(read, keep=True, write=True)
+    assert res.status == "scored", (res.reason, text)
+    assert again is not None
+    assert again.state["calls"] == t.state["calls"]
+    assert again.state["tricks"] == t.state["tricks"]
+    assert [(a.kind, a.option) for a in again.history if a.ruling is not None] == \
+        [(a.kind, a.option) for a in t.history if a.ruling is not None]
+    assert res.score == {k: v["total"] for k, v in t.score(t.result())["totals"].items()}
+    # written again from the replay: the same game
+    assert read_pbn(res.written) == read_pbn(write_games([history_game(again)])) == [read]
+
+
+# ------------------------------------------------------------------ never anything but bridgelaw's own errors
+
+_pbnish = st.lists(st.sampled_from(list('[]{}";%^*+-=$!?\\ \t\n\r') + list("ABCDEFHNPSWXacdehlnprstwx0123456789")
+                                   + ["Dealer", "Auction", "Play", "Deal", "Pass", "Result", "N:", "\xe9", "\ufeff",
+                                      '[Dealer "N"]', '[Auction "N"]', '[Play "E"]', "1NT", "SA", "^I", "^S"]),
+                   max_size=120).map("".join)
+
+
+def _replay_all(data: bytes | str) -> None:
+    for g in iter_games(data, "f.pbn"):
+        if isinstance(g, Refusal):
+            assert g.error.field.startswith("f.pbn")
+            continue
+        if g.tags:
+            res, _ = replay_game(g, "wcny-1913", write=True)
+            assert "internal error" not in (res.reason or ""), res.reason
+            if res.written:
+                list(iter_games(res.written))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_pbnish)
+def test_any_text_is_read_or_refused_never_a_traceback(text):
+    _replay_all(text)
+    _replay_all(text.encode("utf-8", "replace"))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=400))
+def test_any_bytes_are_read_or_refused(data):
+    _replay_all(data)
+
+
+_FIXTURES = [(ROOT / "examples" / "insufficient-bid-and-revoke.pbn").read_bytes(),
+             (ROOT / "examples" / "one-spade-made.pbn").read_bytes(),
+             (ROOT / "tests" / "pbn" / "real-world.pbn").read_bytes()]
+
+
+@pytest.mark.timeout(300)
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(range(len(_FIXTURES))), st.lists(st.tuples(st.sampled_from(["drop", "dup", "garble", "byte"]),
+                                                                   st.integers(0, 10**6), st.integers(0, 255)),
+                                                         min_size=1, max_size=6))
+def test_real_looking_files_mutated_are_read_or_refused_board_by_board(which, mutations):
+    lines = _FIXTURES[which].split(b"\n")
+    for how, at, b in mutations:
+        i = at % len(lines)
+        if how == "drop":
+            del lines[i]
+        elif how == "dup":
+            lines.insert(i, lines[i])
+        elif how == "garble" and lines[i]:
+            j = at % len(lines[i])
+            lines[i] = lines[i][:j] + bytes([b]) + lines[i][j + 1:]
+        elif how == "byte":
+            lines[i] = lines[i] + bytes([b])
+        if not lines:
+            lines = [b""]
+    _replay_all(b"\n".join(lines))
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                         st.sampled_from(["code", "dealer", "deal", "events", "seat", "call", "card", "trick", "apply",
+                                          "answer", "by", "suit", "x"]), inner, max_size=5), max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_json, st.sampled_from([None, "wcny-1913"]))
+def test_any_json_record_is_replayed_or_refused_at_its_field(record, code):
+    if isinstance(record, dict) and "code" not in record and code is None:
+        record = dict(record, code="wcny-1913")
+    try:
+        res, _ = replay_record(record, code)
+    except BridgelawError:  # pragma: no cover - replay_record reports, it does not raise
+        raise
+    assert res.status in ("scored", "refused", "unfinished")
+    json.dumps(res.to_json())

@@ -1,0 +1,181 @@
+"""PBN 2.1 conformance (tests/pbn/conformance.yaml: a case per clause), the character set (§2.2), line
+ends (§2.1), and reading, writing and reading again."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+import yaml
+
+from bridgelaw import InputError
+from bridgelaw.pbn import PbnGame, Refusal, iter_games, read_pbn, write_game, write_games
+from bridgelaw.pbn.model import Item
+
+from conftest import ROOT
+
+CASES = yaml.safe_load((ROOT / "tests" / "pbn" / "conformance.yaml").read_text(encoding="utf-8"))["cases"]
+
+
+def render(it: Item) -> str:
+    parts = [(f"^{it.marker} " if it.marker else "") + it.text]
+    if it.suffix:
+        parts.append(it.suffix)
+    if it.note is not None:
+        parts.append(f"={it.note}=")
+    parts += [f"${n}" for n in it.nags]
+    parts += list(it.comments)
+    return " ".join(parts)
+
+
+def games_of(text: str) -> list[PbnGame | Refusal]:
+    return [g for g in iter_games(text.encode("latin-1") if text.isascii() else text) if
+            isinstance(g, Refusal) or g.tags]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"§{c['clause']} {c['name']}" for c in CASES])
+def test_conformance(case):
+    exp = case["expect"]
+    if "error" in exp:
+        with pytest.raises(InputError) as info:
+            read_pbn(case["pbn"])
+        assert exp["error"] in info.value.message, info.value
+        assert info.value.field == f"<pbn>:{exp['at']}", info.value
+        return
+    got = games_of(case["pbn"])
+    if "refused" in exp:
+        bad = {g.index: g for g in got if isinstance(g, Refusal)}
+        assert set(bad) == set(exp["refused"])
+        for i, msg in exp["refused"].items():
+            assert msg in bad[i].reason
+        got = [g for g in got if not isinstance(g, Refusal)]
+    else:
+        assert not [g for g in got if isinstance(g, Refusal)], [g.error for g in got if isinstance(g, Refusal)]
+    if "games" in exp:
+        assert len(got) + len(exp.get("refused", {})) == exp["games"]
+    g = got[0]
+    for name, value in exp.get("tags", {}).items():
+        assert g.value(name) == value, name
+    if "boards" in exp:
+        assert [x.board() for x in got] == exp["boards"]
+    for i, values in enumerate(exp.get("values", [])):
+        for name, value in values.items():
+            assert got[i].value(name) == value, (i, name)
+        assert {t.name for t in got[i].tags} | set(got[i].inherited) >= set(values)
+    if "auction" in exp:
+        assert [render(x) for x in g.auction] == exp["auction"]
+    if "play" in exp:
+        assert [render(x) for x in g.play] == exp["play"]
+    for name, rows in exp.get("rows", {}).items():
+        assert g.section(name).rows == rows
+    for name, comments in exp.get("comments", {}).items():
+        assert list(g.tag(name).comments) == comments
+    for name, n in exp.get("comment_count", {}).items():
+        assert len(g.tag(name).comments) == n
+    if "prologue" in exp:
+        assert list(g.prologue) == exp["prologue"]
+    if "tag_count" in exp:
+        assert len(g.tags) == exp["tag_count"]
+    for section, notes in exp.get("notes", {}).items():
+        assert g.notes(section) == notes
+    # reading what is written gives the same games
+    again = [x for x in iter_games(write_games(got)) if isinstance(x, Refusal) or x.tags]
+    assert again == got
+
+
+def test_iso_8859_1_is_the_default_character_set():
+    data = b'[Event "Caf\xe9 de la Paix"]\n[South "M\xfcller, J."]\n'
+    g = read_pbn(data)[0]
+    assert g.value("Event") == "Café de la Paix" and g.value("South") == "Müller, J."
+
+
+def test_utf_8_where_the_header_says_so():
+    data = '% PBN 2.1\n%Content-type: text/x-pbn; charset=UTF-8\n[Event "Café"]\n'.encode("utf-8")
+    assert read_pbn(data)[0].value("Event") == "Café"
+
+
+def test_utf_8_where_a_byte_order_mark_shows_it():
+    data = codecs.BOM_UTF8 + '{a comment first}\n[Event "Brügge"]\n'.encode("utf-8")
+    g = read_pbn(data)[0]
+    assert g.value("Event") == "Brügge" and g.prologue == ("{a comment first}",)
+
+
+def test_a_line_that_is_not_the_declared_utf_8_is_read_as_iso_8859_1_and_said():
+    data = b'%Content-type: text/x-pbn; charset=UTF-8\n[Event "Caf\xe9"]\n'
+    g = next(iter_games(data, "x.pbn"))
+    assert g.value("Event") == "Café" and any(w.startswith("x.pbn:2: not utf-8") for w in g.warnings)
+
+
+@pytest.mark.parametrize("eol", [b"\n", b"\r\n", b"\r"], ids=["LF", "CRLF", "CR"])
+def test_every_line_end_of_2_1(eol):
+    data = eol.join([b'[Board "1"]', b'[Dealer "N"]', b"", b'[Board "2"]', b""])
+    assert [g.board() for g in read_pbn(data)] == ["1", "2"]
+
+
+def test_a_bad_game_is_refused_on_its_own_with_board_and_line():
+    text = '[Board "1"]\n[Dealer "N"]\n\n[Board "2"]\n[Auction "N"]\n1C 9Z\n\n[Board "3"]\n'
+    got = list(iter_games(text, "f.pbn"))
+    assert [type(g).__name__ for g in got] == ["PbnGame", "Refusal", "PbnGame"]
+    assert got[1].board == "2" and got[1].where == "f.pbn:6:4" and got[1].line == 4
+
+
+def test_commentary_between_games_and_after_the_last_is_written_back():
+    text = "% PBN 2.1\n\n[Board \"1\"]\n\n; between\n\n[Board \"2\"]\n\n{the end}\n"
+    got = list(iter_games(text))
+    assert [g.board() for g in got if g.tags] == ["1", "2"]
+    again = list(iter_games(write_games(got)))
+    assert again == got and "; between" in write_games(got) and "{the end}" in write_games(got)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "no PBN game found"),
+    ("; only a comment\n", "no PBN game found"),
+    ('[Code "' + "x" * 300 + '"]\n[Dealer "N"]\n', None),
+])
+def test_files_that_crashed_before_are_read(text, message):
+    if message:
+        with pytest.raises(InputError, match=message):
+            read_pbn(text)
+    else:
+        assert read_pbn(text)[0].value("Dealer") == "N"
+
+
+def test_a_value_with_an_unescaped_quote_is_read_and_said():
+    g = next(iter_games('[Event "The "Big" Cup"]\n'))
+    assert g.value("Event") == 'The "Big" Cup' and g.warnings
+
+
+def test_written_values_escape_what_must_be_escaped_and_nothing_else():
+    g = read_pbn('[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\n[Event "a \\"b\\" \\\\"]\n')[0]
+    text = write_game(g)
+    assert '"Declarer;Denomination\\2R;Result\\2R"' in text and read_pbn(text) == [g]
+
+
+def test_a_game_begun_without_a_semi_empty_line_is_a_game_of_its_own_and_said():
+    text = '[Board "1"]\n[Deal "N:- - - -"]\n[Auction "N"]\n1S AP\n[Board "2"]\n[Deal "N:- - - -"]\n'
+    got = list(iter_games(text, "f.pbn"))
+    assert [g.board() for g in got] == ["1", "2"] and got[1].warnings == [
+        "f.pbn:5: a new game begins without the semi-empty line before it (§3)"]
+
+
+def test_a_brace_comment_never_closed_refuses_its_game_only():
+    text = '[Board "1"] {never closed\n[Dealer "N"]\n\n[Board "2"]\n[Dealer "E"]\n'
+    got = list(iter_games(text, "f.pbn"))
+    assert isinstance(got[0], Refusal) and got[0].where == "f.pbn:1:13" and got[1].board() == "2"
+
+
+@pytest.mark.parametrize("bom, codec", [(codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")])
+def test_a_file_a_program_wrote_in_utf_16_shows_it_by_its_byte_order_mark(bom, codec):
+    text = '[Event "Café"]\r\n[Dealer "N"]\r\n\r\n[Board "2"]\r\n'
+    games = read_pbn(bom + text.encode(codec))
+    assert [g.value("Event") for g in games] == ["Café", None] and games[1].board() == "2"
+
+
+def test_the_header_may_follow_a_semicolon_comment():
+    data = '; from the club\n%Content-type: text/x-pbn; charset=UTF-8\n[Event "Café"]\n'.encode("utf-8")
+    assert read_pbn(data)[0].value("Event") == "Café"
+
+
+def test_dbl_and_rdbl_are_read_as_the_double_and_redouble_they_mean():
+    g = read_pbn('[Dealer "N"]\n[Auction "N"]\n1S Dbl Rdbl Pass\n')[0]
+    assert [x.text for x in g.auction] == ["1S", "X", "XX", "P"]
