@@ -7,8 +7,8 @@ input it times before anything is timed:
 
 - duplicate: a hand-written wcny-1913-duplicate deal scorer (tricks, doubling, under-tricks, the one-spade limit,
   slams, honours, the 125 premium) against bridgelaw.score, and bridgelaw.score(...).totals();
-- duplicate, peer: endplay's Contract built and scored (endplay is in the test extra; the section is skipped
-  without it) — it scores modern duplicate bridge, a different game, so it is a peer for speed only;
+- duplicate, peer: endplay's Contract built and scored (endplay is the `bench` extra: pip install -e '.[bench]';
+  the section is skipped without it) — it scores modern duplicate bridge, a different game, so it is a peer for speed only;
 - deals with their cards: the hand-written scorer reading the honours from a PBN deal string (split, count, no
   checks) against bridgelaw.score given the deal string (each string read afresh: 52 cards checked) and given the
   hands by seat as a table holds them (``score(result, hands=...)``, what Table.score() hands over);
@@ -251,7 +251,7 @@ def main() -> None:
              "peer: endplay builds and scores; target < 1.00x")
         line("duplicate", "endplay contract.score() (built)", t_ep_score * us, "deal", t_ep_build * us)
     except ImportError:
-        print("duplicate   endplay: not installed (it is in the test extra): no peer measured")
+        print("duplicate   endplay: not installed (pip install -e '.[bench]'): no peer measured")
 
     rnd = random.Random(84)
     dealt = [{k: v for k, v in r.items() if k != "honours"} | {"deal": random_deal(rnd)} for r in dup[: n // 4]]

@@ -9,6 +9,7 @@ one-spade limit, slams by either side, a revoking side's limits — is scored he
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..values import Seat, Side, Strain
@@ -44,7 +45,7 @@ class Partnerships:
     def defending(self, sheet: Sheet) -> tuple[Who, ...]:
         return (sheet.declarer.side.other,)
 
-    def bonus_reason(self, dbl: str, extra: int) -> tuple[str, tuple[Any, ...] | None]:
+    def bonus_reason(self, dbl: str, extra: int) -> tuple[str, tuple[Any, ...]]:
         if extra:
             return "%s contract made with %d extra trick(s)", (dbl, extra)
         return "%s contract made", (dbl,)
@@ -144,7 +145,7 @@ class Players(Partnerships):
     def defending(self, sheet: Sheet) -> tuple[Who, ...]:
         return tuple(s for s in Seat if s is not sheet.dummy and s is not sheet.declarer)
 
-    def bonus_reason(self, dbl: str, extra: int) -> tuple[str, tuple[Any, ...] | None]:
+    def bonus_reason(self, dbl: str, extra: int) -> tuple[str, tuple[Any, ...]]:
         return "%s contract made", (dbl,)
 
     def under_args(self, short: int, per: int, note: str) -> tuple[Any, ...]:
@@ -191,11 +192,11 @@ class Players(Partnerships):
         return moved, no_trick, only, ()
 
     def honours(self, rules: Rules, sheet: Sheet, cp: ContractPlan, out: list[Row]) -> None:
-        counts = sheet.counts or {}
+        counts: Mapping[Any, tuple[int, int]] = sheet.counts or {}
         value = cp.value
         nt = sheet.contract.strain is Strain.NT
         for seat in self.kept(sheet):
-            total, best = counts.get(seat, (0, 0))  # type: ignore[call-overload]
+            total, best = counts.get(seat, (0, 0))
             if nt:
                 each, law = rules.by_player_no_trump["each_ace"]
                 pts = total * each

@@ -216,7 +216,7 @@ def _counts_any(deal: Mapping[Seat, object], strain: Strain) -> dict[Seat, int]:
     first = next(iter(deal.values()))
     if type(first) is tuple and first and isinstance(first[0], Card):
         suit = None if strain is Strain.NT else ("S" if strain is Strain.R else strain.value)
-        return {s: sum(1 for c in cards if (c.rank == "A" if suit is None else  # type: ignore[attr-defined]
+        return {s: sum(1 for c in cards if (c.rank == "A" if suit is None else  # type: ignore[attr-defined, misc]
                                             c.suit.value == suit and c.rank in _HONOURS))
                 for s, cards in deal.items()}  # type: ignore[union-attr]
     return honour_counts(deal, strain)  # type: ignore[arg-type]

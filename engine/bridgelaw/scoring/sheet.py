@@ -270,7 +270,7 @@ def _stated_chicane(rules: Rules, c: Any, strain: Strain, where: str) -> tuple[S
             raise InputError(f"{where}chicane[{i}]", f"{s.value} is named twice: list each seat void of trumps once")
     if rules.chicane is None:
         raise InputError(f"{where}chicane", f"{rules.id} has no chicane"
-                         + (f" ({rules.code.params.none('chicane').note})" if rules.code.params.none("chicane") else ""))
+                         + (f" ({rules.code.params.none('chicane').note})" if rules.code.params.none("chicane") else ""))  # type: ignore[attr-defined]
     if strain is Strain.NT:
         raise InputError(f"{where}chicane", "at no trumps there is no trump to be void of: no chicane")
     if len(seats) > 3:
@@ -341,7 +341,7 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
     if declarer is None:
         declarer = _seat(result["declarer"], f"{where}declarer")
     contract = parse_contract(rules, result.get("contract"), f"{where}contract")
-    tricks = result.get("tricks")
+    tricks: int = result.get("tricks")  # type: ignore[assignment]  # checked on the next line
     if type(tricks) is not int or not 0 <= tricks <= 13:
         _int(tricks, f"{where}tricks", 0, 13)
     dealer = None
@@ -354,6 +354,10 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
                          "carries only new_deal and its penalties)")
     strain = contract.strain
     dummy = None
+    held: tuple[Side, str] | None
+    chicane: tuple[Seat, ...]
+    counts: Mapping[Seat, tuple[int, int]] | None
+    players: tuple[Seat, ...] | None
     if rules.three:
         if "dummy" not in result:
             raise InputError(f"{where}dummy", "is required in three-hand: the seat of the dummy hand (no player "
@@ -392,10 +396,10 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
                 held = None  # a holding this code does not score
             chicane = voids(dealt, strain) if rules.chicane is not None else ()
             if "honours" in result:
-                stated = _stated_honours(rules, result["honours"], strain, where)
-                if stated != held:
+                stated_held = _stated_honours(rules, result["honours"], strain, where)
+                if stated_held != held:
                     raise InputError(f"{where}honours", f"the deal shows {_held_words(held)}, not "
-                                     f"{_held_words(stated)}: give the deal or the honours, or make them agree")
+                                     f"{_held_words(stated_held)}: give the deal or the honours, or make them agree")
             if "chicane" in result:
                 given = _stated_chicane(rules, result["chicane"], strain, where)
                 if given and set(given) != set(chicane):
