@@ -31,7 +31,6 @@ class Partnerships:
     """Four hands, two partnerships: a side scores."""
 
     three = False
-    UNDER = "%d under-trick(s) at %d%s"
     SLAM = "grand slam: all thirteen tricks"
     LITTLE = "little slam: twelve tricks"
     PENALTIES_FIRST = True
@@ -45,13 +44,15 @@ class Partnerships:
     def defending(self, sheet: Sheet) -> tuple[Who, ...]:
         return (sheet.declarer.side.other,)
 
-    def bonus_reason(self, dbl: str, extra: int) -> tuple[str, tuple[Any, ...]]:
+    def bonus_row(self, w: str, points: int, law: str, dbl: str, extra: int) -> Row:
+        """The doubled (redoubled) contract's bonus row."""
         if extra:
-            return "%s contract made with %d extra trick(s)", (dbl, extra)
-        return "%s contract made", (dbl,)
+            return (w, "honour", points, "%s contract made with %d extra trick(s)", law, "bonus", dbl, extra)
+        return (w, "honour", points, "%s contract made", law, "bonus", dbl)
 
-    def under_args(self, short: int, per: int, note: str) -> tuple[Any, ...]:
-        return (short, per, note)
+    def under_row(self, w: str, points: int, law: str, short: int, each: int, note: str) -> Row:
+        """An under-trick row (``note``: the one-spade limit, where it held the loss)."""
+        return (w, "honour", points, "%d under-trick(s) at %d%s", law, "undertricks", short, each, note)
 
     def revokes(self, rules: Rules, sheet: Sheet, per_trick: int, out: list[Row], notes: list[str],
                 where: str) -> tuple[int, set[Who], set[Who], tuple[Side, ...]]:
@@ -131,7 +132,6 @@ class Players(Partnerships):
     goes to each of them (T12); honours are each player's own, the declarer counting his and the dummy's (T13)."""
 
     three = True
-    UNDER = "%d under-trick(s)%s"
     SLAM = "grand slam"
     LITTLE = "little slam"
     PENALTIES_FIRST = False
@@ -145,11 +145,11 @@ class Players(Partnerships):
     def defending(self, sheet: Sheet) -> tuple[Who, ...]:
         return tuple(s for s in Seat if s is not sheet.dummy and s is not sheet.declarer)
 
-    def bonus_reason(self, dbl: str, extra: int) -> tuple[str, tuple[Any, ...]]:
-        return "%s contract made", (dbl,)
+    def bonus_row(self, w: str, points: int, law: str, dbl: str, extra: int) -> Row:
+        return (w, "honour", points, "%s contract made", law, "bonus", dbl)
 
-    def under_args(self, short: int, per: int, note: str) -> tuple[Any, ...]:
-        return (short, note)
+    def under_row(self, w: str, points: int, law: str, short: int, each: int, note: str) -> Row:
+        return (w, "honour", points, "%d under-trick(s)%s", law, "undertricks", short, note)
 
     def revokes(self, rules: Rules, sheet: Sheet, per_trick: int, out: list[Row], notes: list[str],
                 where: str) -> tuple[int, set[Who], set[Who], tuple[Side, ...]]:
@@ -277,12 +277,11 @@ def play(rules: Rules, cp: ContractPlan, who: Partnerships, declaring: tuple[str
                 for w in declaring:
                     if w not in no_trick:
                         out.append((w, "trick", points, "%d tricks at %d%s", cp.trick_law, "tricks", odd,
-                                    *cp.trick_tail))
+                                    cp.trick_shown, cp.trick_suffix))
             if cp.bonus is not None and own >= needed:
                 extra = own - needed
-                reason, args = who.bonus_reason(cp.dbl, extra)
                 for w in declaring:
-                    out.append((w, "honour", cp.bonus * (1 + extra), reason, cp.bonus_law, "bonus", *args))
+                    out.append(who.bonus_row(w, cp.bonus * (1 + extra), cp.bonus_law, cp.dbl, extra))
         elif cp.under is not None:
             short = needed - tricks
             each = cp.under
@@ -298,15 +297,14 @@ def play(rules: Rules, cp: ContractPlan, who: Partnerships, declaring: tuple[str
                 notes.append("The limit of loss on the dealer's original one spade (law "
                              f"{rules.spade_limit[1]}) is not applied: the sheet names neither the dealer "  # type: ignore[index]
                              "nor original_one_spade.")
-            args = who.under_args(short, each, note)
             for w in defending:
-                out.append((w, "honour", points, who.UNDER, law, "undertricks", *args))
+                out.append(who.under_row(w, points, law, short, each, note))
     else:  # straight bridge: either side scores the odd tricks it wins
         for side, won in ((declaring[0], tricks), (defending[0], 13 - tricks)):
             if won > book and side not in no_trick:
                 odd = won - book
                 out.append((side, "trick", odd * cp.per, "%d tricks at %d%s", cp.trick_law, "tricks", odd,
-                            *cp.trick_tail))
+                            cp.trick_shown, cp.trick_suffix))
 
     # slams, by either side, without revoke tricks
     if own >= 12 or own <= 1:

@@ -21,6 +21,7 @@ from .core import PARTNERSHIPS, play, premium
 from .model import Row, Score
 from .plan import Plan
 from .deal import honours_of, read_card_hands, read_hands, voids
+from .sheet import _MAX_TEXT as _MAX_NOTE  # the edge's bound on a note
 from .sheet import original_one_spade
 
 __all__ = ["PLAIN_KEYS", "score_plain"]
@@ -31,7 +32,6 @@ _SEATS = {s._value_: s for s in Seat}
 # the declarer's seat, his side (who scores for the declaring side) and the adversaries
 _DECLARING = {s._value_: (s, (s.side._value_,), (s.side.other._value_,)) for s in Seat}
 _NO_ONE: frozenset[Any] = frozenset()
-_MAX_NOTE = 500  # as schema/score.schema.json and the edge (.sheet) allow
 
 
 def score_plain(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] | None = None) -> Score | None:

@@ -26,9 +26,9 @@ _MAX_CONTRACTS = 2048  # contract texts kept per code (a sheet may spell one con
 class ContractPlan:
     """One contract under one code, resolved (see the module docstring)."""
 
-    __slots__ = ("contract", "book", "level", "strain", "doubled", "value", "per", "needed", "trick_law", "trick_tail",
-                 "bonus", "bonus_law", "dbl", "under", "under_law", "limit_if_original", "limit_always", "nt",
-                 "honours")
+    __slots__ = ("contract", "book", "level", "strain", "doubled", "value", "per", "needed", "trick_law",
+                 "trick_shown", "trick_suffix", "bonus", "bonus_law", "dbl", "under", "under_law", "limit_if_original",
+                 "limit_always", "nt", "honours")
 
     def __init__(self, plan: "Plan", contract: Contract) -> None:
         rules = plan.rules
@@ -46,11 +46,13 @@ class ContractPlan:
             mult = rules.mult[doubled]
             self.needed: int | None = rules.book + (contract.level or 0)
             self.trick_law = rules.value_law if mult == 1 else rules.mult_law
-            self.trick_tail: tuple[Any, ...] = (value, " x%d" % mult if mult > 1 else "")
+            self.trick_shown = value  # "... tricks at 8 x2"
+            self.trick_suffix = " x%d" % mult if mult > 1 else ""
         else:  # straight bridge: either side scores the odd tricks it wins, at the trick's value as doubled
             self.needed = None
             self.trick_law = rules.value_law if doubled == 1 else rules.mult_law
-            self.trick_tail = (self.per, " (%d x%d)" % (value, doubled) if doubled > 1 else "")
+            self.trick_shown = self.per  # "... tricks at 16 (8 x2)"
+            self.trick_suffix = " (%d x%d)" % (value, doubled) if doubled > 1 else ""
         bonus = rules.doubled_bonus[doubled] if doubled and rules.auction and rules.doubled_bonus else None
         self.bonus: int | None = bonus[0] if bonus is not None else None  # per trick made, doubled
         self.bonus_law = bonus[1] if bonus is not None else ""
