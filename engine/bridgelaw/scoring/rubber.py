@@ -66,18 +66,18 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
     totals: dict[str, int] = dict.fromkeys(names, 0)  # and in the rubber
     scored: list[Score] = []
     winner = None
-    game_deals: list[int] = []
+    game_from = 1  # the number of the first deal of the game in play
     dummy = None
     game_points = rules.game_points
     plain = fast and plan.four_hand
     code_id = rules.id
-    for i, d in enumerate(deals):
+    for n, d in enumerate(deals, 1):  # n: the deal's number in the rubber
         if winner is not None:
-            raise InputError(f"deals[{i}]", "the rubber was already won: this deal belongs to the next rubber")
+            raise InputError(f"deals[{n - 1}]", "the rubber was already won: this deal belongs to the next rubber")
         if type(d) is not dict and not isinstance(d, Mapping):
-            raise InputError(f"deals[{i}]", "expected a deal result")
+            raise InputError(f"deals[{n - 1}]", "expected a deal result")
         if "code" in d and d["code"] != code_id:
-            raise InputError(f"deals[{i}].code", f"the rubber is scored under {code_id}; a deal cannot name "
+            raise InputError(f"deals[{n - 1}].code", f"the rubber is scored under {code_id}; a deal cannot name "
                              "another code")
         s = score_plain(plan, d) if plain and type(d) is dict else None
         if s is None:
@@ -85,20 +85,19 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
 
             if rules.three:
                 if dummy is not None and d.get("dummy") != dummy:
-                    raise InputError(f"deals[{i}].dummy", f"the players keep their seats through a rubber: the "
+                    raise InputError(f"deals[{n - 1}].dummy", f"the players keep their seats through a rubber: the "
                                      f"dummy packet is {dummy} in deals[0]")
                 dummy = d.get("dummy")
-            s = score_one(rules, {**d, "code": rules.id}, f"deals[{i}].", capped_below=below)
-        if not kept:
-            kept = s.players
-            names = tuple(k._value_ for k in kept)
-            won = dict.fromkeys(names, 0)
-            below = dict.fromkeys(names, 0)
-            totals = dict.fromkeys(names, 0)
+            s = score_one(rules, {**d, "code": code_id}, f"deals[{n - 1}].", capped_below=below)
+            if not kept:  # three-hand: the players are those of the first deal
+                kept = s.players
+                names = tuple(k._value_ for k in kept)
+                won = dict.fromkeys(names, 0)
+                below = dict.fromkeys(names, 0)
+                totals = dict.fromkeys(names, 0)
         scored.append(s)
         deal_rows = s._rows
-        rows.extend(deal_rows)
-        game_deals.append(i + 1)
+        rows += deal_rows
         counted = False
         for e in deal_rows:
             who_ = e[0]
@@ -113,12 +112,12 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
         if below[leader] >= game_points:
             won[leader] += 1
             if not who.three:
-                games.append({"winner": leader, "deals": game_deals, "trick_points": below})
+                games.append({"winner": leader, "deals": list(range(game_from, n + 1)), "trick_points": below})
             if rules.game_bonus is not None:
                 rows.append((leader, "honour", rules.game_bonus[0], "game", rules.game_bonus[1], ""))
                 totals[leader] += rules.game_bonus[0]
             below = dict.fromkeys(names, 0)
-            game_deals = []
+            game_from = n + 1
             if won[leader] == rules.rubber_games:
                 winner = leader
                 if rules.rubber_bonus is not None:
