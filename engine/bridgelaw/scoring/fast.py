@@ -18,14 +18,15 @@ from typing import Any
 from ..errors import InputError
 from ..values import Seat
 from .core import PARTNERSHIPS, play, premium
+from .deal import honours_of, read_card_hands, read_hands, voids
 from .model import Row, Score
 from .plan import Plan
-from .deal import honours_of, read_card_hands, read_hands, voids
 from .sheet import _MAX_TEXT as _MAX_NOTE  # the edge's bound on a note
 from .sheet import original_one_spade
 
 __all__ = ["PLAIN_KEYS", "score_plain"]
 
+# the keys score_plain reads, and takes no sheet with any other (its count of the keys given says so)
 PLAIN_KEYS = frozenset(("code", "declarer", "contract", "tricks", "honours", "dealer", "original_one_spade", "note",
                         "deal"))
 _SEATS = {s._value_: s for s in Seat}
