@@ -14,8 +14,9 @@ input it times before anything is timed:
   hands by seat as a table holds them (``score(result, hands=...)``, what Table.score() hands over);
 - rubber: a hand-written wcny-1913 rubber scorer (games, the rubber bonus) on rubbers of random deals.
 
-Each is timed interleaved with its baseline on the same inputs, best of several runs, with the garbage collector
-left on; each line prints its ratio and its target. Targets (issue 18): duplicate and rubber scoring within 2x the
+Each is timed interleaved with its baseline on the same inputs, chunk by chunk (each side keeps the results of a
+chunk until it is timed, then drops them), the best of several runs on each chunk, with the garbage collector left
+on; each line prints its ratio and its target. Targets (issue 18): duplicate and rubber scoring within 2x the
 hand-written scorer's time, citations kept, and duplicate faster than endplay's build-and-score.
 """
 
@@ -35,6 +36,7 @@ import bridgelaw  # noqa: E402
 from scoresheets import random_deal  # noqa: E402
 
 QUICK = "--quick" in sys.argv
+CHUNK = 1_000  # inputs timed at a time
 STRAINS = ["C", "D", "H", "S", "R", "NT"]
 TRUMP_HELD = ["three_between_partners", "four_between_partners", "five_between_partners", "four_in_one_hand",
               "four_in_one_hand_fifth_in_partners", "five_in_one_hand"]
@@ -147,16 +149,20 @@ def random_rubbers(n: int, seed: int = 10) -> list[dict]:
     return out
 
 
-def best_of(fns: list, runs: int) -> list[float]:
-    """Interleaved: each run times every function once; the best time of each. GC stays on."""
+def best_of(fns: list, count: int, runs: int, chunk: int) -> list[float]:
+    """Interleaved: the inputs in chunks of ``chunk``; each run times every function once on each chunk (``fn(sl)``
+    with ``sl`` the chunk's slice), and each function's time is the sum over the chunks of its best time there —
+    so that a pause of the machine spoils one chunk of one run, not a whole run. GC stays on."""
     gc.enable()
-    best = [float("inf")] * len(fns)
+    slices = [slice(i, min(i + chunk, count)) for i in range(0, count, chunk)]
+    best = [[float("inf")] * len(slices) for _ in fns]
     for _ in range(runs):
-        for i, fn in enumerate(fns):
-            t = time.perf_counter()
-            fn()
-            best[i] = min(best[i], time.perf_counter() - t)
-    return best
+        for j, sl in enumerate(slices):
+            for i, fn in enumerate(fns):
+                t = time.perf_counter()
+                fn(sl)
+                best[i][j] = min(best[i][j], time.perf_counter() - t)
+    return [sum(b) for b in best]
 
 
 def check_deals(results: list[dict], premium: bool) -> None:
@@ -215,14 +221,15 @@ def line(section: str, what: str, t: float, per: str, base: float | None = None,
 def main() -> None:
     n = 2_000 if QUICK else 20_000
     runs = 5 if QUICK else 9
-    print(f"scoring benchmark: {n:,} inputs each, best of {runs} interleaved runs, GC on")
+    print(f"scoring benchmark: {n:,} inputs each, in chunks of {CHUNK:,} (rubbers {CHUNK // 10}), the best of {runs} "
+          "interleaved runs on each chunk, GC on")
     score = bridgelaw.score
 
     dup = random_results(n, "wcny-1913-duplicate")
     check_deals(dup, True)
-    t_hand, t_ours, t_tot = best_of([lambda: [hand_deal(r, True) for r in dup],
-                                     lambda: [score(r) for r in dup],
-                                     lambda: [score(r).totals() for r in dup]], runs)
+    t_hand, t_ours, t_tot = best_of([lambda sl: [hand_deal(r, True) for r in dup[sl]],
+                                     lambda sl: [score(r) for r in dup[sl]],
+                                     lambda sl: [score(r).totals() for r in dup[sl]]], n, runs, CHUNK)
     us = 1e6 / n
     line("duplicate", "hand-written scorer", t_hand * us, "deal")
     line("duplicate", "bridgelaw.score", t_ours * us, "deal", t_hand * us, "target <= 2.00x, citations kept")
@@ -243,9 +250,10 @@ def main() -> None:
         none = Vul.none
         built = [Contract(level=a, denom=b, declarer=p, penalty=q, result=x) for a, b, p, q, x in args]
         t_ep_build, t_ep_score, t_ours2 = best_of([
-            lambda: [Contract(level=a, denom=b, declarer=p, penalty=q, result=x).score(none) for a, b, p, q, x in args],
-            lambda: [c.score(none) for c in built],
-            lambda: [score(r) for r in dup]], runs)
+            lambda sl: [Contract(level=a, denom=b, declarer=p, penalty=q, result=x).score(none)
+                        for a, b, p, q, x in args[sl]],
+            lambda sl: [c.score(none) for c in built[sl]],
+            lambda sl: [score(r) for r in dup[sl]]], n, runs, CHUNK)
         line("duplicate", "endplay Contract(...).score()", t_ep_build * us, "deal")
         line("duplicate", "bridgelaw.score", t_ours2 * us, "deal", t_ep_build * us,
              "peer: endplay builds and scores; target < 1.00x")
@@ -263,13 +271,13 @@ def main() -> None:
             assert {s: [got[s]["trick"], got[s]["honour"]] for s in ("NS", "EW")} == want, (r, got, want)
     from bridgelaw.scoring import deal as _deal
 
-    def from_strings() -> None:
+    def from_strings(sl: slice) -> list:
         _deal._CACHE.clear()  # every deal string read afresh
-        for r in dealt:
-            score(r)
+        return [score(r) for r in dealt[sl]]
 
-    t_hstr, t_str, t_hands = best_of([lambda: [hand_deal_with_cards(r, True) for r in dealt], from_strings,
-                                      lambda: [score(r, hands=h) for r, h in zip(no_deal, hands)]], runs)
+    t_hstr, t_str, t_hands = best_of([lambda sl: [hand_deal_with_cards(r, True) for r in dealt[sl]], from_strings,
+                                      lambda sl: [score(r, hands=h) for r, h in zip(no_deal[sl], hands[sl])]],
+                                     len(dealt), runs, CHUNK)
     ud = 1e6 / len(dealt)
     line("cards", "hand-written, from the deal string", t_hstr * ud, "deal")
     line("cards", "bridgelaw.score, deal string", t_str * ud, "deal", t_hstr * ud,
@@ -283,7 +291,8 @@ def main() -> None:
         assert got == rb["_want"], (rb, got)
     plain_rubbers = [{k: v for k, v in rb.items() if k != "_want"} for rb in rubbers]
     full = [[dict(d, code="wcny-1913") for d in rb["deals"]] for rb in rubbers]
-    t_hr, t_or = best_of([lambda: [hand_rubber(d) for d in full], lambda: [score(r) for r in plain_rubbers]], runs)
+    t_hr, t_or = best_of([lambda sl: [hand_rubber(d) for d in full[sl]],
+                          lambda sl: [score(r) for r in plain_rubbers[sl]]], len(plain_rubbers), runs, CHUNK // 10)
     ur = 1e6 / len(plain_rubbers)
     line("rubber", "hand-written scorer", t_hr * ur, "rubber")
     line("rubber", "bridgelaw.score", t_or * ur, "rubber", t_hr * ur, "target <= 2.00x")
