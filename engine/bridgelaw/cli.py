@@ -61,6 +61,7 @@ def coverage_rows() -> list[dict[str, Any]]:
     from .loader import code_ids, load_code
     from .referee import rule
     from .resources import rulings_dir
+    from .sentences import coverage
 
     root = rulings_dir()
     cases = load_cases(root) if root else []
@@ -77,6 +78,7 @@ def coverage_rows() -> list[dict[str, Any]]:
             "provisions": len(own), "rulings": len(mine), "scores": len([c for c in scores
                                                                          if c.incident.get("code") == cid]),
             "without_ruling": [p.full_id for p in own if p.full_id not in covered],
+            "sentences": coverage(cid).to_dict(),
         })
     return rows
 
@@ -95,6 +97,7 @@ def cmd_codes(args: argparse.Namespace) -> int:
         for r in rows:
             for pid in r["without_ruling"]:
                 print(f"  no ruling: {pid}")
+        _print_sentence_coverage([r["sentences"] for r in rows])
         return 0
 
     rows = api.codes()
@@ -106,6 +109,21 @@ def cmd_codes(args: argparse.Namespace) -> int:
         print(f"{r['id']:<22} {r['year']}  {r['game']:<16} {r['laws']:>4} laws {r['provisions']:>4} provisions  "
               f"{r['title']}{ext}")
     return 0
+
+
+def _print_sentence_coverage(rows: list[dict[str, Any]]) -> None:
+    """The sentence account per code: sentences by tag, remedy-bearing ones, and what nothing accounts for."""
+    tags = list(rows[0]["tags"]) if rows else []
+    print(f"\n{'sentences':<22}{'all':>6}{'remedy':>8}" + "".join(f"{t:>{max(len(t) + 1, 6)}}" for t in tags)
+          + f"{'unaccounted':>13}")
+    for r in rows:
+        print(f"{r['code']:<22}{r['sentences']:>6}{r['remedy_bearing']:>8}"
+              + "".join(f"{r['tags'][t]:>{max(len(t) + 1, 6)}}" for t in tags) + f"{len(r['unaccounted']):>13}")
+    for r in rows:
+        for f in r["unaccounted"]:
+            print(f"  unaccounted: {f['at']}: law {f['law']}: {f['message']}")
+        for f in r["problems"]:
+            print(f"  problem: {f['at']}: law {f['law']}: {f['message']}")
 
 
 def cmd_law(args: argparse.Namespace) -> int:
@@ -306,11 +324,42 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    if args.against:
+        return _audit_against(args)
     from .compare import audit
     from .report import render
 
     print(render(audit(args.code), "json" if args.json else args.format))
     return 0
+
+
+def _audit_against(args: argparse.Namespace) -> int:
+    """``audit CODE --against OTHER``: the consistency audit of two codes of one game (exit 1: unsettled suspects)."""
+    from .consistency import audit_against
+
+    rep = audit_against(args.code, args.against, args.kind)
+    if args.json:
+        print(json.dumps(rep.to_dict(), indent=2, ensure_ascii=False))
+        return 1 if rep.unsettled else 0
+    print(f"consistency audit of {rep.a} against {rep.b}: {rep.incidents} incidents ruled under both, "
+          f"{len(rep.suspects)} suspect(s), {len(rep.unsettled)} unsettled")
+    for x in rep.suspects:
+        what = ("rule differently, though their laws read the same" if x.suspect == "different-ruling"
+                else "rule alike, though a law changed in substance")
+        status = (f"settled ({x.settlement.verdict}, laws/consistency.yaml:{x.settlement.line}): {x.settlement.why}"
+                  if x.settlement else "UNSETTLED: read the laws, then fix the data or record why in "
+                                      "laws/consistency.yaml")
+        print(f"\n{x.kind}: the codes {what} ({x.count} incident(s)); e.g. {json.dumps(dict(x.example))}")
+        print(f"  {rep.a}: {x.a_does}")
+        print(f"  {rep.b}: {x.b_does}")
+        for p, q in x.pairs:
+            for side, ref in ((rep.a, p), (rep.b, q)):
+                law = ref.law_ref.split("/", 1)[1]
+                print(f"  {side} law {law}: " + (ref.text if ref.index >= 0 else "(no sentence answers it)"))
+        if x.suspect == "same-ruling" and (x.differs[0] or x.differs[1]):
+            print(f"  differs in: {', '.join(x.differs[0]) or '-'} / {', '.join(x.differs[1]) or '-'}")
+        print(f"  {status}")
+    return 1 if rep.unsettled else 0
 
 
 def cmd_auction(args: argparse.Namespace) -> int:
@@ -637,7 +686,8 @@ def build_parser() -> argparse.ArgumentParser:
         return sp
 
     sp = add("codes", cmd_codes, "list the codes")
-    sp.add_argument("--coverage", action="store_true", help="laws, provisions and casebook rulings per code")
+    sp.add_argument("--coverage", action="store_true", help="laws, provisions and casebook rulings per code; "
+                                                            "the sentence account (every sentence tagged)")
     sp = add("law", cmd_law, "print one law of a code")
     sp.add_argument("code")
     sp.add_argument("number")
@@ -668,6 +718,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--format", choices=FORMATS, default="text")
     sp = add("audit", cmd_audit, "where a code is silent, and provisions that clash without precedence")
     sp.add_argument("code")
+    sp.add_argument("--against", metavar="OTHER", help="the consistency audit: rule generated incidents under "
+                    "both codes (one game) and report where the rulings and the laws' texts disagree")
+    sp.add_argument("--kind", action="append", help="with --against: only this kind (repeatable)")
     sp.add_argument("--format", choices=FORMATS, default="text")
     sp = add("auction", cmd_auction, "run an auction call by call (SEAT:CALL or CALL in rotation); rule on irregularities")
     sp.add_argument("--code", required=True)
