@@ -8,7 +8,7 @@ from typing import Any, Iterator
 
 from ..values import Seat, Side, Strain
 
-__all__ = ["Contract", "ScoreEntry", "Score", "Row", "WHO", "new_score"]
+__all__ = ["Contract", "ScoreEntry", "Score", "Row", "WHO", "new_score", "score_of"]
 
 
 @dataclass(frozen=True)
@@ -213,6 +213,17 @@ def _rebuilt(code: str, rows: tuple[Row, ...], more: dict[str, Any] | None) -> S
 
 
 _new = object.__new__
+
+
+def score_of(code_id: str, rows: tuple[Row, ...], more: dict[str, Any]) -> Score:
+    """A Score from its rows and the rest of its fields (``more``: notes, games, rubber, deals, players, settlement,
+    capped — only those it has)."""
+    obj = _new(Score)
+    obj._code = code_id
+    obj._rows = rows
+    obj._entries = None
+    obj._more = more or None
+    return obj
 
 
 def new_score(code_id: str, rows: tuple[Row, ...], notes: tuple[str, ...] = (), capped: tuple[Side, ...] = (),

@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..values import Seat, Side
 from .core import Partnerships, variant_of
 from .fast import score_plain
-from .model import Row, Score, new_score
+from .model import Row, Score, score_of
 from .plan import plan_of
 from .rules import Rules
 from .sheet import check_keys
@@ -98,16 +98,16 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
         scored.append(s)
         deal_rows = s._rows
         rows += deal_rows
-        counted = False
+        reached = False
         for e in deal_rows:
             who_ = e[0]
             if who_ in totals:
                 totals[who_] += e[2]
                 if e[1] == "trick":
                     below[who_] += e[2]
-                    counted = True
-        if not counted and game_points > 0:
-            continue  # no one's score toward game moved: no game won
+                    reached = reached or below[who_] >= game_points
+        if not reached and game_points > 0:
+            continue  # no one reached game on this deal (a score toward game at game would have won it before)
         leader = max(names, key=below.__getitem__)
         if below[leader] >= game_points:
             won[leader] += 1
@@ -142,12 +142,17 @@ def _rubber_score(rules: Rules, who: Partnerships, kept: tuple[Any, ...], rows: 
                   totals: dict[str, int], scored: list[Score], unfinished: bool) -> Score:
     rub: dict[str, Any] = {"games": {k: v for k, v in won.items() if v or not who.three}, "winner": winner,
                            "totals": totals}
+    more: dict[str, Any] = {"rubber": rub, "deals": tuple(scored)}
+    if notes:
+        more["notes"] = tuple(notes)
     if who.three:
-        players = tuple(k for k in kept if isinstance(k, Seat))
-        return new_score(rules.id, tuple(rows), tuple(notes), (), players, rubber=rub, deals=tuple(scored),
-                         settlement=settle(dict(totals)))
-    if winner is not None or unfinished:
-        ns, ew = totals["NS"], totals["EW"]
-        rub["difference"] = abs(ns - ew)
-        rub["won_by"] = ("NS" if ns > ew else "EW") if ns != ew else None
-    return new_score(rules.id, tuple(rows), tuple(notes), rubber=rub, games=tuple(games), deals=tuple(scored))
+        more["players"] = tuple(k for k in kept if isinstance(k, Seat))
+        more["settlement"] = settle(dict(totals))
+    else:
+        if games:
+            more["games"] = tuple(games)
+        if winner is not None or unfinished:
+            ns, ew = totals["NS"], totals["EW"]
+            rub["difference"] = abs(ns - ew)
+            rub["won_by"] = ("NS" if ns > ew else "EW") if ns != ew else None
+    return score_of(rules.id, tuple(rows), more)
