@@ -12,7 +12,6 @@ here is one :mod:`.rules` read from the code's parameters, with the law that sta
 
 from __future__ import annotations
 
-
 from ..values import Side, Strain
 from .model import Contract, Row
 from .rules import DOUBLINGS, Rules, one_spade_limit_applies
