@@ -190,7 +190,7 @@ def _cases() -> list[dict[str, Any]]:
 
 CASES = _cases()
 TEXT = st.sampled_from(["", "1", "2", "yes", "no", "N", "west", "1H P P P", "king of spades", "SK", "revoke",
-                        "lead out of turn", "wcny-1913", "99", "x"]) | st.text(max_size=12)
+                        "lead out of turn", "wcny-1913", "99", "x", "¹", "٣", "1\u0301"]) | st.text(max_size=12)
 KEYS = st.sampled_from(["code", "irregularity", "offender", "dealer", "declarer", "auction", "facts.card",
                         "facts.established", "facts.revokes_by_side"])
 

@@ -159,7 +159,7 @@ def parse_bool(text: str, key: str) -> bool:
 
 def parse_int(text: str, key: str, lo: int = 0, hi: int = 1000) -> int:
     t = text.strip()
-    if not re.fullmatch(r"\d{1,4}", t) or not lo <= int(t) <= hi:
+    if not re.fullmatch(r"[0-9]{1,4}", t) or not lo <= int(t) <= hi:
         raise InputError(key, f"{t!r}: answer a whole number from {lo} to {hi}")
     return int(t)
 
@@ -183,7 +183,7 @@ def match_kind(text: str, menu: tuple[Choice, ...]) -> list[Choice]:
     """The menu entries an answer may mean: its number, its words, or the best overlap of words typed
     with each kind's name and summary (``revoke``, ``lead out of turn``, ``bid out of turn``)."""
     t = text.strip()
-    if t.isdigit():
+    if re.fullmatch(r"[0-9]{1,4}", t):  # a number of the menu (ASCII digits: "¹" is a digit, not a number)
         return [c for c in menu if c.number == int(t)]
     low = t.lower().replace("_", " ")
     exact = [c for c in menu if c.value == t or c.words.lower() == low or c.value.replace("_", " ") == low]
@@ -598,7 +598,7 @@ class Interview:
 
         t = text.strip().lower()
         ids = code_ids()
-        if t.isdigit() and 1 <= int(t) <= len(ids):
+        if re.fullmatch(r"[0-9]{1,4}", t) and 1 <= int(t) <= len(ids):
             return ids[int(t) - 1]
         if t in ids:
             return t
