@@ -584,7 +584,7 @@ class Interview:
             calls = parse_calls(text)  # empty for a play kind: no record; the declarer is asked instead
             if not calls and self.irregularity in _CALL_IN_RECORD:
                 raise InputError("auction", "the calls are needed, from the dealer's up to and including the "
-                                 "irregular one (e.g. 1H 1S)")
+                                 f"irregular one (e.g. {_RECORD_EXAMPLES[self.irregularity]})")
             self.auction = calls
         elif key.startswith("facts."):
             self.facts[key[6:]] = self._parse_fact(key[6:], text, step)
