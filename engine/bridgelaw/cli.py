@@ -2,6 +2,12 @@
 
 Exit status: 0 success; 1 ``check`` found problems; 2 bad input (one line
 naming the field, or ``path:line:col`` with a caret line).
+
+Every verb takes ``--json`` (its output as JSON, and nothing else on standard
+output). A refusal names the argument as the user typed it: a positional
+argument by its name in the usage line (``CODE``, ``NUMBER``, ``TOPIC``), an
+option by its flag (``--code``); codes, topics and seats are checked as the
+arguments are read (:data:`CHECKED`).
 """
 
 from __future__ import annotations
@@ -117,7 +123,7 @@ def cmd_law(args: argparse.Namespace) -> int:
 
     code = load_code(args.code)
     number = args.number
-    law = api.find_law(code, number)
+    law = api.find_law(code, number, "NUMBER")
     if args.json:
         data = api.law_dict(code, law)
         if args.variants:
@@ -351,7 +357,7 @@ def _audit_against(args: argparse.Namespace) -> int:
 def cmd_auction(args: argparse.Namespace) -> int:
     from .wording import kind_name
 
-    out, ruling, table = api.auction_run(args.code, args.dealer, args.calls)
+    out, ruling, table = api.auction_run(args.code, args.dealer, args.calls, lambda i: f"CALL {i + 1}")
     events = out["calls"]
     if args.json:
         print(json.dumps(out, indent=2, ensure_ascii=False))
@@ -544,7 +550,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     iv = Interview()
     if args.code:
-        iv.give(args.code, "code")
+        iv.give(args.code, "code")  # read by _ask_code, as the interview reads it
     for _ in range(200):  # each pass answers one step or explains a bad answer; the interview is finite
         step = iv.step()
         if step is None:
@@ -552,7 +558,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         show(step)
         line = sys.stdin.readline()
         if not line:
-            raise InputError("ask", "the answers ended before the ruling was complete")
+            raise InputError("stdin", "the answers ended before the ruling was complete")
         try:
             iv.give(line.rstrip("\n"))
         except InputError as e:
@@ -582,7 +588,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError) as e:
             raise InputError("--token-file", f"{args.token_file}: cannot read the token: "
                                              f"{getattr(e, 'strerror', None) or e}") from None
-    serve(args.host, args.port, args.log, args.quiet, token, args.allow_remote, tuple(args.allow_host or ()))
+    def ready(server: Any) -> None:  # --json: one JSON line once the desk listens
+        print(json.dumps({"url": server.url, "host": server.host, "port": server.server_address[1],
+                          "log": str(server.log.path)}), flush=True)
+
+    serve(args.host, args.port, args.log, args.quiet, token, args.allow_remote, tuple(args.allow_host or ()),
+          ready=ready if args.json else None)
     return 0
 
 
@@ -635,6 +646,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .check import run_check
 
     problems, summary = run_check()
+    if args.json:
+        print(json.dumps({"ok": not problems, "summary": summary, "problems": problems}, indent=2,
+                         ensure_ascii=False))
+        return 1 if problems else 0
     for p in problems:
         print(p, file=sys.stderr)
     print(summary)
@@ -656,6 +671,61 @@ def _jobs(text: str) -> int:
     if not 1 <= n <= 64:
         raise argparse.ArgumentTypeError(f"expected 1 to 64 processes, got {n}")
     return n
+
+
+def _code_arg(name: str) -> Callable[[str], str]:
+    def code(text: str) -> str:
+        return api.check_code(text, name)
+    return code
+
+
+def _topic_arg(name: str) -> Callable[[str], str]:
+    def topic(text: str) -> str:
+        from .editions import check_topic
+
+        check_topic(text, name)
+        return text
+    return topic
+
+
+def _seat_arg(name: str) -> Callable[[str], str]:
+    def seat(text: str) -> str:
+        from .values import Seat
+
+        return Seat.parse(text, name).value
+    return seat
+
+
+def _ask_code(text: str) -> str:
+    """``ask CODE``: a code as the interview takes it (its id, its number in the menu, its year)."""
+    from .interview import Interview
+
+    try:
+        return Interview()._parse_code(text)
+    except InputError as e:
+        raise InputError("CODE", e.message) from None
+
+
+#: Arguments checked as they are read, by their ``dest``, whatever the verb: each refused naming the argument as
+#: typed (``CODE``, ``--code``). An argument with a ``type`` of its own keeps it.
+CHECKED: dict[str, Callable[[str], Callable[[str], str]]] = {
+    "code": _code_arg, "a": _code_arg, "b": _code_arg, "against": _code_arg, "topic": _topic_arg,
+    "dealer": _seat_arg}
+
+
+def _name_arguments(parser: argparse.ArgumentParser) -> None:
+    """Positional arguments named in capitals in the usage line, as refusals name them; :data:`CHECKED`
+    arguments given their checks."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sp in action.choices.values():
+                _name_arguments(sp)
+            continue
+        if not action.option_strings and action.metavar is None:
+            action.metavar = action.dest.upper()
+        shown = max(action.option_strings, key=len) if action.option_strings else str(action.metavar)
+        if action.dest in CHECKED and action.type is None:
+            action.type = CHECKED[action.dest](shown)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -723,7 +793,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     sp = add("ask", cmd_ask, "the referee's interview: what happened, who offended, the calls; then only the "
                              "questions the ruling still needs")
-    sp.add_argument("code", nargs="?")
+    sp.add_argument("code", nargs="?", type=_ask_code, help="the code (its id, its number or its year)")
     sp.add_argument("--incident", action="store_true", help="print the incident the answers make (for `rule`)")
     add("check", cmd_check, "load every code and the casebook; report errors at path:line:col")
     sp = add("serve", cmd_serve, "the referee's desk: the JSON API and the web page on localhost")
@@ -744,6 +814,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                   "~/.local/share/bridgelaw/rulings.sqlite3)")
     sp.add_argument("--csv", action="store_true", help="every entry as CSV, with the incident and ruling as JSON")
     sp.add_argument("--limit", type=int, metavar="N", help="only the last N rulings")
+    _name_arguments(p)
     return p
 
 
@@ -751,10 +822,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as e:  # argparse prints its own one-line usage error, exit 2
-        return int(e.code or 0)
-    try:
         return int(args.func(args))
+    except SystemExit as e:  # argparse prints its own usage error, exit 2
+        return int(e.code or 0)
     except BridgelawError as e:
         print(f"bridgelaw: {e}", file=sys.stderr)
         return 2
