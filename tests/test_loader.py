@@ -286,7 +286,7 @@ def test_the_reader_agrees_with_pyyaml_on_every_shipped_file():
 
 @pytest.mark.parametrize("make, message", [
     (lambda p: p.symlink_to(p.name), "a loop of symbolic links"),
-    (lambda p: p.mkdir(), "is a directory, not a file"),
+    (lambda p: p.mkdir(), "it is a directory, not a file"),
     (lambda p: p.write_bytes(b"code: wcny-1913\n\xff\xfe\x00binary"), "not UTF-8 text"),
     (lambda p: p.write_bytes(b"code: wcny-1913\nirregularity: revoke\x00\n"), "is not allowed (is this a binary file?)"),
 ])

@@ -189,17 +189,17 @@ def read_input_text(text: str, name: str) -> Any:
 
 
 def _read_text(path: Path, name: str, cls: type[Any]) -> str:
-    def fail(message: str) -> Exception:
-        return cls(message, name) if cls is LawFileError else cls(name, message)
+    def fail(why: str) -> Exception:  # a law file names itself; an input file is the FILE argument (cli conventions)
+        return cls(f"cannot read: {why}", name) if cls is LawFileError else cls("FILE", f"cannot read {name}: {why}")
 
     try:
         if path.is_dir():
-            raise fail("is a directory, not a file")
+            raise fail("it is a directory, not a file")
         data = path.read_bytes()
     except OSError as e:
         if e.errno == 40:  # ELOOP
-            raise fail("cannot read: a loop of symbolic links") from None
-        raise fail(f"cannot read: {e.strerror or e}") from None
+            raise fail("a loop of symbolic links") from None
+        raise fail(f"{e.strerror or e}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
