@@ -588,9 +588,11 @@ def test_a_deal_full_of_irregularities_stays_consistent_and_scores(code, cards, 
             seat = t.next_caller()
             legal = t.legal_calls()
             if roll < 0.08:
-                others = [s for s in Seat if s is not seat and not (t.three and s.value == t.state["dummy_hand"])]
+                last = t.state["calls"][-1][0] if t.state["calls"] and not t.straight else None
+                others = [s for s in Seat if s is not seat and not (t.three and s.value == t.state["dummy_hand"])
+                          and s.value != last]  # no player calls twice running
                 t.call(rnd.choice(others), rnd.choice(legal))
-            elif roll < 0.14 and t.state["calls"] and not t.straight:
+            elif roll < 0.14 and t.state["calls"] and not t.straight and not t.state["barred"].get(seat.value):
                 t.call(seat, rnd.choice(["1C", "1D", "2C", "1H"]))
             elif roll < 0.17:
                 s = rnd.choice([x for x in Seat if not (t.three and x.value == t.state["dummy_hand"])])

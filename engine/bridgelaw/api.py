@@ -65,7 +65,7 @@ def code_detail(code_id: str) -> dict[str, Any]:
     from .loader import load_kinds
 
     _, all_kinds = load_kinds()
-    return {**row, "kinds": [k for k in all_kinds if k in code.by_kind],
+    return {**row, "kinds": [k for k, kind in all_kinds.items() if k in code.by_kind and code.seats.allows(kind)],
             "index": [{"number": lw.number, "heading": lw.heading, "missing": lw.missing, "binding": lw.binding}
                       for lw in code.laws]}
 

@@ -5,6 +5,14 @@ Everything in the catalogue is checked when it loads, at ``path:line:col``:
 - a fact's ``type`` is a known type or a list of choices;
 - a ``default`` is of the fact's type and, for a list of choices, one of them
   (the default is read with the very rules an incident's fact is read with);
+- a whole-number fact may give its bounds (``min``, ``max``), a call fact the
+  kinds of call it may be (``calls: [double, redouble]``), and a true-or-false
+  fact what it needs of the game to be true (``requires``); a kind may say
+  what it needs of the game (``requires: [partners]``: a code whose seat model
+  lacks it cannot have the irregularity) and whether the play of a hand
+  commits it (``by_hand``: the dummy's hand, which the declarer plays, may be
+  its offender where no player sits at the dummy). The needs a game may lack
+  are :data:`bridgelaw.seats.REQUIREMENTS`;
 - a ``derive`` is an expression of the condition language over the other
   facts (``dummy: {derive: partner(declarer)}``), of the fact's type, without
   a cycle — the engine computes the fact from it, so the catalogue and the
@@ -18,7 +26,7 @@ Cached on disk while none of those files changes (by content).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
@@ -35,7 +43,7 @@ __all__ = ["FactSpec", "Kind", "load_kinds", "load_topics", "coerce_fact", "TYPE
 #: The types a fact may have (besides a list of choices).
 TYPES = {"bool": BOOL, "int": INT, "str": STR, "seat": SEAT, "side": SIDE, "call": CALL, "bid": BID, "card": CARD,
          "suit": SUIT}
-_FACT_KEYS = ("type", "ask", "derived", "derive", "default", "presumed")
+_FACT_KEYS = ("type", "ask", "derived", "derive", "default", "presumed", "min", "max", "calls", "requires")
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,9 @@ class FactSpec:
     presumed: str = ""  # what a ruling says of the default, when it is presumed
     derive: str = ""  # an expression of the condition language the fact is computed from
     derive_tree: Expr | None = None
+    bounds: tuple[int, int] | None = None  # a whole number's least and greatest value
+    calls: tuple[str, ...] = ()  # a call's kinds (bid, pass, double, redouble), where it may be only some
+    requires: tuple[str, ...] = ()  # true only where the game has these (bridgelaw.seats.REQUIREMENTS)
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,16 @@ class Kind:
     facts: Mapping[str, FactSpec]
     offender: str = ""
     offender_tree: Expr | None = None
+    requires: tuple[str, ...] = ()  # what the irregularity needs of the game (bridgelaw.seats.REQUIREMENTS)
+    by_hand: bool = False  # the play of a hand commits it: the dummy's hand may be its offender
+
+
+def _canonical(where: str, value: Any, parsed: Any, words: str) -> None:
+    """An incident writes seats, calls, cards and suits as the catalogue does (N, 1S, SA, C): another spelling
+    is refused, naming the one meant."""
+    right = parsed.value if isinstance(parsed, (Seat, Suit)) else parsed.text
+    if isinstance(value, str) and value != right:
+        raise InputError(where, f"expected {words}, got {value!r} (did you mean '{right}'?)")
 
 
 def coerce_fact(name: str, spec: FactSpec, value: Any) -> Any:
@@ -76,26 +97,37 @@ def coerce_fact(name: str, spec: FactSpec, value: Any) -> Any:
         return value
     if t.name == "int":
         if not isinstance(value, int) or isinstance(value, bool):
-            raise InputError(where, f"expected a whole number, got {value!r}")
+            raise InputError(where, f"expected a whole number, got {value!r:.60}")
+        if spec.bounds is not None and not spec.bounds[0] <= value <= spec.bounds[1]:
+            lo, hi = spec.bounds
+            raise InputError(where, f"expected a whole number {lo} to {hi}, got {value}")
         return value
     if t.name == "seat":
-        return Seat.parse(value, where)
+        seat = Seat.parse(value, where)
+        _canonical(where, value, seat, "a seat N, E, S or W")
+        return seat
     if t.name == "side":
         if value not in ("NS", "EW"):
-            raise InputError(where, f"expected a side NS or EW, got {value!r}")
+            hint = did_you_mean(value.upper(), ("NS", "EW")) if isinstance(value, str) and len(value) < 9 else ""
+            raise InputError(where, f"expected a side NS or EW, got {value!r:.60}{hint}")
         return Side(value)
-    if t.name == "call":
-        return Call(value, where)
-    if t.name == "bid":
-        bid = Call(value, where)
-        if not bid.is_bid:
+    if t.name in ("call", "bid"):
+        call = Call(value, where)
+        _canonical(where, value, call, "a call such as 1S, 2NT, P, X or XX")
+        if t.name == "bid" and not call.is_bid:
             raise InputError(where, f"expected a bid (a level and a strain, such as 1S or 2NT), got {value!r}")
-        return bid
+        if spec.calls and call.kind.value not in spec.calls:
+            raise InputError(where, f"expected a {' or a '.join(spec.calls)} "
+                             f"({', '.join(_CALL_WORDS[k] for k in spec.calls)}), got {call.text}")
+        return call
     if t.name == "card":
-        return Card(value, where)
+        card = Card(value, where)
+        _canonical(where, value, card, "a card such as SA, HT or C2")
+        return card
     if t.name == "suit":
         if value not in ("C", "D", "H", "S"):
-            raise InputError(where, f"expected a suit C, D, H or S, got {value!r}")
+            hint = did_you_mean(value.upper(), "CDHS") if isinstance(value, str) and len(value) < 9 else ""
+            raise InputError(where, f"expected a suit C, D, H or S, got {value!r:.60}{hint}")
         return Suit(value)
     if t.choices:
         if value not in t.choices:
@@ -103,8 +135,11 @@ def coerce_fact(name: str, spec: FactSpec, value: Any) -> Any:
                              + did_you_mean(str(value), t.choices))
         return value
     if not isinstance(value, str):
-        raise InputError(where, f"expected text, got {value!r}")
+        raise InputError(where, f"expected text, got {value!r:.60}")
     return value
+
+
+_CALL_WORDS = {"bid": "1S, 2NT, ...", "pass": "P", "double": "X", "redouble": "XX"}
 
 
 # --------------------------------------------------------------------------
@@ -178,7 +213,7 @@ def _load_kinds(base: Path) -> tuple[Mapping[str, FactSpec], Mapping[str, Kind]]
 
 
 _PHASES = ("deal", "auction", "play", "scoring")
-_KIND_KEYS = ("phase", "summary", "facts", "offender")
+_KIND_KEYS = ("phase", "summary", "facts", "offender", "requires", "by_hand")
 
 
 def _facts_of(src: Source, raw: Any, key: tuple[Any, ...]) -> dict[str, FactSpec]:
@@ -214,7 +249,8 @@ def _facts_of(src: Source, raw: Any, key: tuple[Any, ...]) -> dict[str, FactSpec
             raise src.error(key + (name, other), f"fact {name!r} is computed from its 'derive' expression; "
                             f"it takes no {other!r} besides")
         f = FactSpec(name, ftype, str(spec["ask"]), str(spec.get("derived", "")), None, str(spec.get("presumed", "")),
-                     str(spec.get("derive", "")))
+                     str(spec.get("derive", "")), None, _bounds_of(src, key + (name,), spec, ftype),
+                     _calls_of(src, key + (name,), spec, ftype), _requires_of(src, key + (name,), spec, ftype))
         default = spec.get("default")
         if default is not None:
             try:
@@ -222,9 +258,67 @@ def _facts_of(src: Source, raw: Any, key: tuple[Any, ...]) -> dict[str, FactSpec
             except InputError as e:
                 raise src.error(key + (name, "default"), f"the default of {name!r} is not one of its values: "
                                 f"{e.message}") from None
-            f = FactSpec(name, ftype, f.ask, f.derived, default, f.presumed, f.derive)
+            f = replace(f, default=default)
         out[name] = f
     return out
+
+
+def _bounds_of(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], ftype: Type) -> tuple[int, int] | None:
+    """``min`` and ``max`` of a whole-number fact: both or neither, whole numbers, the least first."""
+    if "min" not in spec and "max" not in spec:
+        return None
+    if ftype.name != "int":
+        k = "min" if "min" in spec else "max"
+        raise src.error(key + (k,), f"only a whole-number fact (type: int) has bounds; this one is a {ftype}")
+    for k in ("min", "max"):
+        if k not in spec:
+            raise src.error(key, f"a fact with bounds gives both min and max; {k} is missing")
+        v = spec[k]
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise src.error(key + (k,), f"{k} is a whole number, got {v!r}")
+    if spec["min"] > spec["max"]:
+        raise src.error(key + ("max",), f"max {spec['max']} is below min {spec['min']}")
+    return int(spec["min"]), int(spec["max"])
+
+
+_CALL_KINDS = ("bid", "pass", "double", "redouble")
+
+
+def _calls_of(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], ftype: Type) -> tuple[str, ...]:
+    """``calls``: the kinds of call a call fact may be (a double out of turn is a double or a redouble)."""
+    raw = spec.get("calls")
+    if raw is None:
+        return ()
+    if ftype.name != "call":
+        raise src.error(key + ("calls",), f"only a call fact (type: call) names the kinds of call it may be; this one "
+                        f"is a {ftype}")
+    if not isinstance(raw, list) or not raw or len(set(map(str, raw))) != len(raw):
+        raise src.error(key + ("calls",), f"calls is a list of distinct kinds of call: {', '.join(_CALL_KINDS)}")
+    for j, c in enumerate(raw):
+        if c not in _CALL_KINDS:
+            raise src.error(key + ("calls", j), f"unknown kind of call {c!r}; kinds are {', '.join(_CALL_KINDS)}"
+                            + did_you_mean(str(c), _CALL_KINDS))
+    return tuple(raw)
+
+
+def _requires_of(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], ftype: Type | None = None
+                 ) -> tuple[str, ...]:
+    """``requires``: what the game must have for the kind to happen (for a true-or-false fact, to be true)."""
+    from .seats import REQUIREMENTS
+
+    raw = spec.get("requires")
+    if raw is None:
+        return ()
+    if ftype is not None and ftype.name != "bool":
+        raise src.error(key + ("requires",), f"only a true-or-false fact (type: bool) says what it needs of the game "
+                        f"to be true; this one is a {ftype}")
+    if not isinstance(raw, list) or not raw or len(set(map(str, raw))) != len(raw):
+        raise src.error(key + ("requires",), f"requires is a list of distinct needs: {', '.join(REQUIREMENTS)}")
+    for j, r in enumerate(raw):
+        if r not in REQUIREMENTS:
+            raise src.error(key + ("requires", j), f"unknown need {r!r}; a game may lack "
+                            + "; ".join(f"{n} ({w})" for n, w in REQUIREMENTS.items()) + did_you_mean(str(r), REQUIREMENTS))
+    return tuple(raw)
 
 
 def _add_kinds(src: Source, raw: Mapping[str, Any], kinds: dict[str, Kind], common: Mapping[str, FactSpec]) -> None:
@@ -242,9 +336,13 @@ def _add_kinds(src: Source, raw: Mapping[str, Any], kinds: dict[str, Kind], comm
         for name in facts:
             if name in common:
                 raise src.error(("kinds", kid, "facts", name), f"fact {name!r} is already a common fact")
+        requires = _requires_of(src, ("kinds", kid), spec)
+        by_hand = spec.get("by_hand", False)
+        if not isinstance(by_hand, bool):
+            raise src.error(("kinds", kid, "by_hand"), f"by_hand is true or false, got {by_hand!r}")
         if kid in kinds:
             old = kinds[kid]
-            if "phase" in spec or "summary" in spec or "offender" in spec:
+            if any(k in spec for k in ("phase", "summary", "offender", "requires", "by_hand")):
                 raise src.error(("kinds", kid), f"kind {kid!r} is already defined; here give only 'facts' to add")
             for name, f in facts.items():
                 if name in old.facts and old.facts[name] != f:
@@ -252,7 +350,7 @@ def _add_kinds(src: Source, raw: Mapping[str, Any], kinds: dict[str, Kind], comm
                                     f"fact {name!r} of {kid} is already defined differently")
             merged = {**old.facts, **facts}
             kinds[kid] = Kind(kid, old.phase, old.summary, _derivations(src, ("kinds", kid, "facts"), merged, common),
-                              old.offender, old.offender_tree)
+                              old.offender, old.offender_tree, old.requires, old.by_hand)
         else:
             if "phase" not in spec or "summary" not in spec:
                 raise src.error(("kinds", kid), f"new kind {kid!r} needs 'phase' and 'summary'")
@@ -271,7 +369,8 @@ def _add_kinds(src: Source, raw: Mapping[str, Any], kinds: dict[str, Kind], comm
                 if "offender" in names_used(tree):
                     raise where.at(tree.line, tree.column, "the offender cannot be named from the offender")
             kinds[kid] = Kind(kid, str(spec["phase"]), str(spec["summary"]),
-                              _derivations(src, ("kinds", kid, "facts"), facts, common), offender, tree)
+                              _derivations(src, ("kinds", kid, "facts"), facts, common), offender, tree, requires,
+                              by_hand)
 
 
 def _derivations(src: Source, key: tuple[Any, ...], facts: Mapping[str, FactSpec],
@@ -291,7 +390,7 @@ def _derivations(src: Source, key: tuple[Any, ...], facts: Mapping[str, FactSpec
             raise where.at(tree.line, tree.column, f"{name} is a {f.type}, but its derive expression gives a {got}")
         if name in names_used(tree):
             raise where.at(tree.line, tree.column, f"{name} is derived from itself")
-        out[name] = FactSpec(f.name, f.type, f.ask, f.derived, f.default, f.presumed, f.derive, tree)
+        out[name] = replace(f, derive_tree=tree)
     order = derivation_order(out)
     if order is None:
         cyc = [n for n, f in out.items() if f.derive_tree is not None]

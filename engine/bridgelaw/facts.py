@@ -10,13 +10,15 @@ complete, the declarer, the dummy and the opening leader.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any
 
 from .conditions import Env, Facts, MissingFact, compile_expr
 from .errors import InputError, did_you_mean
 from .catalogue import FactSpec, Kind, coerce_fact, derivation_order
+from .incident import Incident, read_incident
+from . import incidentcode
 from .loader import Code, load_kinds
 from .seats import ThreeHand, model_for
 from .values import MAX_CALL_LEVEL, Call, CallKind, Seat
@@ -25,80 +27,8 @@ __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "aucti
            "callers", "caller", "other_players", "seven_call", "three_hand_players"]
 
 
-@dataclass(frozen=True)
-class Incident:
-    """What happened, as the referee or the game engine reports it."""
-
-    code: str
-    irregularity: str
-    dealer: Seat | None = None
-    declarer: Seat | None = None
-    offender: Seat | None = None
-    auction: tuple[Call, ...] = ()
-    offence_at: int | None = None
-    facts: Mapping[str, Any] = field(default_factory=dict)
-    has_auction: bool = False
-    callers: tuple[Seat, ...] = ()  # the seat of each call, where the auction left the rotation
-
-    def __repr__(self) -> str:
-        parts = [f"code={self.code!r}", f"irregularity={self.irregularity!r}"]
-        for name in ("dealer", "declarer", "offender"):
-            v = getattr(self, name)
-            if v is not None:
-                parts.append(f"{name}={v.value!r}")
-        if self.has_auction:
-            parts.append(f"auction={[c.text for c in self.auction]!r}")
-        if self.offence_at is not None:
-            parts.append(f"offence_at={self.offence_at}")
-        if self.facts:
-            parts.append(f"facts={dict(self.facts)!r}")
-        return f"Incident({', '.join(parts)})"
-
-
-_TOP = ("code", "irregularity", "dealer", "declarer", "offender", "auction", "callers", "offence_at", "facts", "note")
-_TOP_SET = frozenset(_TOP)
-
-
-def parse_incident(data: Any) -> Incident:
-    """Check the shape of an incident mapping; every error names its field."""
-    if isinstance(data, Incident):
-        return data
-    if type(data) is not dict and not isinstance(data, Mapping):
-        raise InputError("incident", f"expected a mapping with code, irregularity, ...; got {type(data).__name__}")
-    if not _TOP_SET.issuperset(data):
-        k = next(k for k in data if k not in _TOP_SET)
-        raise InputError(str(k), f"unknown field{did_you_mean(str(k), _TOP)}; fields are {', '.join(_TOP)}")
-    for req in ("code", "irregularity"):
-        if req not in data or data[req] in (None, ""):
-            raise InputError(req, "is required")
-        if not isinstance(data[req], str):
-            raise InputError(req, f"expected a string, got {data[req]!r}")
-    seats = {}
-    for name in ("dealer", "declarer", "offender"):
-        v = data.get(name)
-        seats[name] = Seat.parse(v, name) if v is not None else None
-    auction_raw = data.get("auction")
-    has_auction = auction_raw is not None
-    calls: tuple[Call, ...] = ()
-    if has_auction:
-        if not isinstance(auction_raw, list):
-            raise InputError("auction", "expected a list of calls, e.g. [1S, P, 1C]")
-        calls = tuple(Call(str(c) if isinstance(c, (int, str)) else c, f"auction[{i}]") for i, c in enumerate(auction_raw))
-    who: tuple[Seat, ...] = ()
-    callers_raw = data.get("callers")
-    if callers_raw is not None:
-        if not isinstance(callers_raw, list) or len(callers_raw) != len(calls):
-            raise InputError("callers", f"expected a list of {len(calls)} seat(s), one for each call of auction")
-        who = tuple(Seat.parse(x, f"callers[{i}]") for i, x in enumerate(callers_raw))
-    at = data.get("offence_at")
-    if at is not None:
-        if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at < max(len(calls), 1):
-            raise InputError("offence_at", f"expected an index into auction (0 to {len(calls) - 1}), got {at!r}")
-    facts = data.get("facts") or {}
-    if type(facts) is not dict and not isinstance(facts, Mapping):
-        raise InputError("facts", f"expected a mapping of fact names to values, got {facts!r}")
-    return Incident(str(data["code"]), str(data["irregularity"]), seats["dealer"], seats["declarer"],
-                    seats["offender"], calls, at, dict(facts), has_auction, who)
+#: The incident's shape is checked at the edge (bridgelaw.incident, against schema/incident.schema.json).
+parse_incident = read_incident
 
 
 _coerce = coerce_fact  # an incident's facts are read by the catalogue's own rules (its defaults are too)
@@ -119,16 +49,15 @@ def higher(code: Code, call: Call, than: Call) -> bool:
         return a > b
     rule = code.params.get("bid_ranking", "value_then_tricks")
     if rule == "value_then_tricks":
-        assert call.level is not None and than.level is not None
-        return call.level > than.level
+        return (call.level or 0) > (than.level or 0)  # bids both: each has a level
     return False
 
 
 def requisite(code: Code, call: Call, over: Call) -> Call | None:
     """The lowest bid in ``call``'s strain higher than ``over`` (None: not within seven)."""
-    assert call.strain is not None
+    strain = _strain(call)
     for level in range(1, int(code.params.get("max_level", MAX_CALL_LEVEL)) + 1):
-        c = Call(f"{level}{call.strain.value}")
+        c = Call(f"{level}{strain}")
         if higher(code, c, over):
             return c
     return None
@@ -206,8 +135,9 @@ def _adverse(a: Seat, b: Seat, players: int) -> bool:
     return model_for(players).adverse(a, b)
 
 
-_IN_ROTATION = {"insufficient_bid", "impossible_bid", "call_while_barred", "double_of_partner",
-                "redouble_of_partner_double", "extra_redouble"}
+#: Kinds of a call out of turn whose call may be a pass: a pass out of turn is ruled as one.
+_PASS_IS_ITS_OWN = frozenset(("call_out_of_turn", "double_out_of_turn"))
+_IN_ROTATION = incidentcode.RECORD_KINDS  # the kinds whose record holds the offending call
 
 
 def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
@@ -218,6 +148,7 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
         raise InputError("irregularity", f"unknown kind {kind_id!r}" + did_you_mean(kind_id, kinds)
                          + "; `bridgelaw kinds` lists them")
     kind: Kind = kinds[kind_id]
+    incidentcode.check_kind(code, kind)
     notes: list[str] = []
     f: dict[str, Any] = {}
     for name, value in inc.facts.items():
@@ -227,6 +158,8 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
             raise InputError(f"facts.{name}", f"not a fact of {kind_id}" + did_you_mean(name, allowed)
                              + f"; its facts are {', '.join(allowed)}")
         f[name] = _coerce(name, spec, value)
+        incidentcode.check_fact(code, kind, spec, f[name])
+    given = dict(f)
     _check_strains(code, inc, f)
     if inc.dealer is not None:
         f["dealer"] = inc.dealer
@@ -235,7 +168,7 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
     if inc.declarer is not None:
         f["declarer"] = inc.declarer
 
-    if kind_id == "call_out_of_turn" and isinstance(f.get("call"), Call) and f["call"].kind is CallKind.PASS \
+    if kind_id in _PASS_IS_ITS_OWN and isinstance(f.get("call"), Call) and f["call"].kind is CallKind.PASS \
             and not inc.has_auction:
         notes.append("A pass out of turn is ruled under the pass-out-of-turn provisions.")
         kind_id = "pass_out_of_turn"
@@ -249,14 +182,21 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
             f.setdefault("impossible", req is None)
             if req is not None:
                 f.setdefault("requisite_call", req)
-            assert call.strain is not None
-            f.setdefault("seven_call", seven_call(code, call.strain.value))
+            f.setdefault("seven_call", seven_call(code, _strain(call)))
     if inc.has_auction:
         if inc.dealer is None:
             raise InputError("dealer", "is required with an auction record (calls are read from the dealer on)")
+        if inc.callers:
+            incidentcode.check_callers(code, inc.dealer, inc.callers, inc.auction)
+        shown = _RECORD_FACTS | (_RECORD_CALL_FACTS if kind_id in incidentcode.RECORD_KINDS else frozenset())
+        stated = {n: f.pop(n) for n in list(f) if n in shown}  # what the record shows, it shows: compared below
         kind_id = _derive_auction(code, inc, kind_id, f, notes)
         kinds_ = load_kinds()[1]
         kind = kinds_[kind_id]
+        incidentcode.check_agrees(stated, f, "the auction record")
+        for n, v in stated.items():
+            f.setdefault(n, v)
+    _auction_players(code, kind, f, given)
 
     _derive_implied(kind_id, kind, f, notes)
     presumed = []
@@ -275,7 +215,42 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
         f["declarer"] = f["dealer"]
     _derive_facts(f, common, kind)
     _kind_offender(kind, f, code)
+    incidentcode.check_seats(code, kind, f, given)
     return kind_id, Facts(f, code.bid_value, tuple(presumed)), notes
+
+
+#: Facts an auction record shows, where it is given: given as well, they must agree with it.
+_RECORD_FACTS = frozenset(("succeeding_player", "third_player", "succeeding_player_has_bid", "succeeding_player_last_bid",
+                           "third_player_has_bid", "third_player_last_bid", "doubled_player", "other_player"))
+#: ... and, for a kind whose record holds the offending call, the facts of that call.
+_RECORD_CALL_FACTS = frozenset(("call", "previous_bid", "requisite_call", "impossible", "seven_call",
+                                "innocent_side_has_bid", "innocent_last_bid"))
+
+
+def _auction_players(code: Code, kind: Kind, f: dict[str, Any], given: Mapping[str, Any]) -> None:
+    """The players the seat model names from the dealer and the offender (three-hand: the player next after the
+    offender and the third), where not given; given, they must be those players."""
+    dealer, offender = f.get("dealer"), f.get("offender")
+    if not isinstance(dealer, Seat) or not isinstance(offender, Seat):
+        return
+    gone = code.seats.no_player(kind.phase, dealer, None)
+    if gone is not None and offender is gone[0]:
+        return  # refused as the offender (incidentcode.check_seats)
+    for name, seat in code.seats.players_of(kind.phase, dealer, offender).items():
+        if name not in kind.facts:
+            continue
+        had = given.get(name)
+        if had is not None and had is not seat:
+            raise InputError(f"facts.{name}", f"{had.value} is not the {name.replace('_', ' ')}: with the dealer "
+                             f"{dealer.value} and the offender {offender.value}, it is {seat.value}")
+        f[name] = seat
+
+
+def _strain(call: Call) -> str:
+    """The strain of a bid (every call the auction reads a strain of is a bid)."""
+    if call.strain is None:
+        raise InputError("call", f"{call.text} is not a bid: it names no strain")
+    return call.strain.value
 
 
 _DERIVERS: dict[int, tuple[Any, tuple[tuple[str, Any], ...]]] = {}
@@ -400,8 +375,7 @@ _DEFAULTS: dict[int, tuple[Any, tuple[tuple[str, Any], ...]]] = {}
 
 def _defaults(kind: Kind | None, common: Mapping[str, FactSpec] | None = None) -> tuple[tuple[str, Any], ...]:
     """The (fact, default) pairs of a kind (or of the common facts), worked out once."""
-    specs = kind.facts if kind is not None else common
-    assert specs is not None
+    specs = kind.facts if kind is not None else (common or {})
     hit = _DEFAULTS.get(id(specs))
     if hit is None or hit[0] is not specs:  # keyed by identity, checked: a reloaded catalogue is new
         hit = _DEFAULTS[id(specs)] = (specs, tuple((n, s.default) for n, s in specs.items() if s.default is not None))
@@ -410,7 +384,8 @@ def _defaults(kind: Kind | None, common: Mapping[str, FactSpec] | None = None) -
 
 def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], notes: list[str]) -> str:
     dealer = inc.dealer
-    assert dealer is not None
+    if dealer is None:
+        raise InputError("dealer", "is required with an auction record (calls are read from the dealer on)")
     calls = inc.auction
     n = code.players
     order = callers(dealer, n)
@@ -421,11 +396,12 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
         if i < len(inc.callers):
             return inc.callers[i]
         return order[(order.index(inc.callers[-1]) + 1 + i - len(inc.callers)) % n]
-    absent = code.seats.absent(dealer)
-    if absent is not None and absent in (f.get("offender"), f.get("declarer")):
-        raise InputError("offender" if f.get("offender") is absent else "declarer",
-                         f"{absent.value} is the dummy packet in three-hand (opposite the dealer "
-                         f"{dealer.value}): no player sits there")
+    phase = load_kinds()[1][kind_id].phase
+    packet = code.seats.no_player("auction", dealer, None)
+    if packet is not None and f.get("declarer") is packet[0]:
+        raise InputError("declarer", f"{packet[1]}, and it never declares")
+    if packet is not None and f.get("offender") is packet[0] and phase not in ("play", "scoring"):
+        raise InputError("offender", f"{packet[1]}, and it never calls or offends")
     if kind_id in _IN_ROTATION:
         if not calls:
             raise InputError("auction", f"is empty; for {kind_id} it must end with (or contain, see offence_at) "
@@ -437,6 +413,7 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
             raise InputError("offender", f"{f['offender'].value} does not match the auction: auction[{at}] "
                              f"({call.text}) was made by {seat.value}, "
                              + ("as callers says" if inc.callers else f"counting from the dealer {dealer.value}"))
+        incidentcode.check_record(kind_id, calls, at, who, lambda a, b: _adverse(a, b, n))
         f["offender"] = seat
         f["call"] = call
         later = calls[at + 1:]
@@ -459,8 +436,7 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
             f["impossible"] = req is None
             if req is not None:
                 f["requisite_call"] = req
-            assert call.strain is not None
-            f["seven_call"] = seven_call(code, call.strain.value)
+            f["seven_call"] = seven_call(code, _strain(call))
             innocent = [c for i, c in enumerate(before) if c.is_bid and _adverse(who(i), seat, n)]
             f["innocent_side_has_bid"] = bool(innocent)
             if innocent:
@@ -473,7 +449,7 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
                 raise InputError("irregularity", f"{call.text} over {prev.text} can be made sufficient at "
                                  f"{req.text}: that is an insufficient bid, not an impossible one")
     elif kind_id in ("call_out_of_turn", "pass_out_of_turn", "double_out_of_turn"):
-        if kind_id == "call_out_of_turn" and isinstance(f.get("call"), Call) and f["call"].kind is CallKind.PASS:
+        if kind_id in _PASS_IS_ITS_OWN and isinstance(f.get("call"), Call) and f["call"].kind is CallKind.PASS:
             notes.append("A pass out of turn is ruled under the pass-out-of-turn provisions.")
             kind_id = "pass_out_of_turn"
         turn = who(len(calls))
@@ -481,7 +457,7 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
         if f.get("offender") is not None and f["offender"] is turn:
             raise InputError("offender", f"it was {turn.value}'s turn after {len(calls)} call(s) from dealer "
                              f"{dealer.value}: that call was in turn")
-    if isinstance(code.seats, ThreeHand) and f.get("offender") is not None:
+    if isinstance(code.seats, ThreeHand) and f.get("offender") is not None and phase not in ("play", "scoring"):
         upto = (inc.offence_at if inc.offence_at is not None else len(calls) - 1) if kind_id in _IN_ROTATION \
             else len(calls)
         three_hand_players(dealer, calls[:upto], kind_id, f, tuple(who(i) for i in range(upto)))

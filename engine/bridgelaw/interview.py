@@ -159,7 +159,7 @@ def parse_bool(text: str, key: str) -> bool:
 
 def parse_int(text: str, key: str, lo: int = 0, hi: int = 1000) -> int:
     t = text.strip()
-    if not re.fullmatch(r"[0-9]{1,4}", t) or not lo <= int(t) <= hi:
+    if not re.fullmatch(r"[0-9]{1,9}", t) or not lo <= int(t) <= hi:
         raise InputError(key, f"{t!r}: answer a whole number from {lo} to {hi}")
     return int(t)
 
@@ -527,8 +527,9 @@ class Interview:
         from .loader import load_kinds
 
         _, kinds = load_kinds()
-        answered = self._code().by_kind
-        ordered = sorted((k for k in kinds.values() if k.id in answered),
+        code = self._code()
+        answered = code.by_kind
+        ordered = sorted((k for k in kinds.values() if k.id in answered and code.seats.allows(k)),
                          key=lambda k: (_PHASES.index(k.phase) if k.phase in _PHASES else 9, k.id))
         return tuple(Choice(i + 1, k.id, kind_name(k.id), k.phase, k.summary) for i, k in enumerate(ordered))
 
@@ -557,7 +558,9 @@ class Interview:
                         tuple(Choice(i + 1, s, w) for i, (s, w) in enumerate(
                             (("S", "spades"), ("H", "hearts"), ("D", "diamonds"), ("C", "clubs")))), problem=problem)
         if q.type == "int":
-            return Step(key, q.ask, "a whole number", "1", problem=problem)
+            bounds = getattr(self._spec(key), "bounds", None)
+            return Step(key, q.ask, "a whole number" + (f" from {bounds[0]} to {bounds[1]}" if bounds else ""),
+                        str(bounds[0] if bounds else 1), problem=problem)
         if q.choices:
             return Step(key, q.ask, "its number, or its words", choice_words(q.choices[0]),
                         tuple(Choice(i + 1, c, choice_words(c)) for i, c in enumerate(q.choices)), problem=problem)
@@ -641,7 +644,7 @@ class Interview:
         if t.name == "bool":
             return parse_bool(text, key)
         if t.name == "int":
-            return parse_int(text, key)
+            return parse_int(text, key, *(spec.bounds or (0, 1000)))
         if t.name == "seat":
             return parse_seat(text, key)
         if t.name == "side":

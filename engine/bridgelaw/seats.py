@@ -27,9 +27,16 @@ from typing import Any, Iterator, Mapping
 
 from .values import Seat, Side
 
-__all__ = ["SeatModel", "FourHand", "ThreeHand", "MODELS", "model_for", "chooser_faults", "Fault"]
+__all__ = ["SeatModel", "FourHand", "ThreeHand", "MODELS", "model_for", "chooser_faults", "Fault", "REQUIREMENTS"]
 
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
+
+#: What an irregularity may need of the game that a seat model may lack: a kind's ``requires:`` in laws/kinds.yaml
+#: (and a true-or-false fact's, to be true). The one list of them; the catalogue refuses any other.
+REQUIREMENTS = {
+    "partners": "partners: the irregularity passes between a player and his partner",
+    "dummy_player": "a dummy who is a player: the irregularity is something the dummy himself does",
+}
 
 
 class SeatModel:
@@ -53,6 +60,29 @@ class SeatModel:
     def absent(self, dealer: Seat | None) -> Seat | None:
         """The seat where no player sits in the auction (None: every seat has a player)."""
         return None
+
+    def lacks(self, phase: str) -> Mapping[str, str]:
+        """What of :data:`REQUIREMENTS` the game lacks in ``phase``, each with why (empty: it lacks nothing)."""
+        return {}
+
+    def allows(self, kind: Any) -> bool:
+        """Can an irregularity of ``kind`` (a catalogue kind) happen in this game: has it what the kind requires?"""
+        return not set(kind.requires) & set(self.lacks(kind.phase))
+
+    def no_player(self, phase: str, dealer: Seat | None, declarer: Seat | None) -> tuple[Seat, str] | None:
+        """The seat where no player sits in ``phase`` and the words for it (None: every seat has a player, or the
+        incident does not say enough to tell which)."""
+        return None
+
+    def players_of(self, phase: str, dealer: Seat, offender: Seat) -> dict[str, Seat]:
+        """The players the model names from the dealer and an offender, by the facts that name them (three-hand:
+        the player whose turn comes next after the offender's, and the third)."""
+        return {}
+
+    def schema_rules(self, code_id: str, kinds: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """JSON Schema conditionals that state, for an incident under ``code_id``, what this model refuses: the
+        kinds it cannot have and the seats where no player sits (for the desk's OpenAPI document)."""
+        return []
 
     def guilty(self, phase: str, offender: Seat, dealer: Seat | None, declarer: Seat | None) -> set[Seat]:
         """The seats that may not choose a remedy for an irregularity by ``offender``."""
@@ -136,6 +166,57 @@ class ThreeHand(SeatModel):
 
     def absent(self, dealer: Seat | None) -> Seat | None:
         return dealer.partner if dealer is not None else None
+
+    def lacks(self, phase: str) -> Mapping[str, str]:
+        out = {"dummy_player": "in three-hand the dummy is no player: the declarer plays his own hand and the "
+                               "dummy's"}
+        if not _in_play(phase):
+            out["partners"] = ("in three-hand each player plays for himself and bids on his own account: there are "
+                               "no partners before the play")
+        return out
+
+    def no_player(self, phase: str, dealer: Seat | None, declarer: Seat | None) -> tuple[Seat, str] | None:
+        if _in_play(phase):  # the table is reseated for the play: the dummy opposite the declarer
+            if declarer is None:
+                return None
+            return declarer.partner, (f"{declarer.partner.value} is the dummy, opposite the declarer "
+                                      f"{declarer.value}: in three-hand no player sits there")
+        if dealer is None:
+            return None
+        return dealer.partner, (f"{dealer.partner.value} is the dummy packet, opposite the dealer {dealer.value}: in "
+                                "three-hand no player sits there")
+
+    def players_of(self, phase: str, dealer: Seat, offender: Seat) -> dict[str, Seat]:
+        if _in_play(phase) or offender not in self.callers(dealer):
+            return {}
+        succeeding, third = self.other_players(dealer, offender)
+        return {"succeeding_player": succeeding, "third_player": third}
+
+    def schema_rules(self, code_id: str, kinds: Mapping[str, Any]) -> list[dict[str, Any]]:
+        code = {"code": {"const": code_id}}
+        phases = {k.phase for k in kinds.values()}
+        out: list[dict[str, Any]] = []
+        cannot = sorted(kid for kid, k in kinds.items() if not self.allows(k))
+        if cannot:
+            out.append({"if": {"properties": code, "required": ["code"]},
+                        "then": {"properties": {"irregularity": {"not": {"enum": cannot}}}}})
+        before = sorted(kid for kid, k in kinds.items() if not _in_play(k.phase))
+        hands = sorted(kid for kid, k in kinds.items() if _in_play(k.phase) and not k.by_hand)
+        for seat in _SEATS:
+            packet = {"not": {"const": seat.partner.value}}
+            out.append({"if": {"properties": {**code, "dealer": {"const": seat.value}}, "required": ["code", "dealer"]},
+                        "then": {"properties": {"declarer": packet, "callers": {"items": packet}}}})
+            if before and phases:
+                out.append({"if": {"properties": {**code, "dealer": {"const": seat.value},
+                                                  "irregularity": {"enum": before}},
+                                   "required": ["code", "dealer", "irregularity"]},
+                            "then": {"properties": {"offender": packet}}})
+            if hands:
+                out.append({"if": {"properties": {**code, "declarer": {"const": seat.value},
+                                                  "irregularity": {"enum": hands}},
+                                   "required": ["code", "declarer", "irregularity"]},
+                            "then": {"properties": {"offender": packet}}})
+        return out
 
     def other_players(self, dealer: Seat, seat: Seat) -> tuple[Seat, Seat]:
         """The player whose turn to call comes next after ``seat``'s, and the third player."""

@@ -226,6 +226,9 @@ class Table:
             raise InputError("seat", f"{s.value} is the dummy packet in three-hand (T3): no player sits there")
         if self.straight:
             return self._straight_call(s, call)
+        if self.detect and st["calls"] and st["calls"][-1][0] == s._value_:
+            raise InputError("seat", f"{s.value} has just called ({st['calls'][-1][1]}): no player calls twice "
+                             "running; a player who would alter his call changes it (report change_of_call)")
         if isinstance(call, str) and self.detect and call[:1].isdigit():
             bid = _BID_TEXT.match(call.strip().upper())  # a bid above the code's highest (law 50: seven)
             if bid and int(bid.group(1)) > int(self.code.params.get("max_level", MAX_CALL_LEVEL)):
@@ -397,9 +400,10 @@ class Table:
                 del self.state["deferred"]
             inc = p["incident"]
             inc["declarer"] = declarer.value
-            if self.three:  # the offender may have moved (T8): rule on the seat he now plays from
+            if self.three:  # the offender may have moved (T8): what is left is carried out where he now plays;
+                # the auction's incident names him where he called from (no player sits at the dummy packet)
                 where = {who: pos for pos, who in self.state["seating"].items()}
-                inc["offender"] = p["offender"] = where.get(inc["offender"], inc["offender"])
+                p["offender"] = where.get(inc["offender"], inc["offender"])
             r = rule(inc)
             if r.options or r.questions or any(e.to_dict() not in p["done"] for e in r.effects):
                 self.state["pending"] = p  # else the law gave nothing more once the declarer was known

@@ -1,0 +1,338 @@
+"""The incident at the edge: its shape checked once, against ``schema/incident.schema.json``.
+
+:func:`read_incident` refuses exactly what the published schema refuses, each
+refusal an :class:`~bridgelaw.errors.InputError` naming the field
+(``auction[3]``, ``facts.established``) with a did-you-mean where one helps, and
+reads the rest into a typed :class:`Incident`. The bounds and patterns it holds
+an incident to (the longest code id, the calls an auction may hold, how many
+facts, ...) are read from the schema file itself, so the two cannot drift; a
+property test (tests/test_incident_edge.py) feeds both the same mostly-valid
+incidents and checks they agree.
+
+What no schema of the incident alone can state — that the code and the kind
+exist, that a fact is of its kind and type, that the seats exist in the code,
+that the callers follow a rotation the laws allow — is checked against the
+code afterwards (:mod:`bridgelaw.incidentcode`), and listed in the schema's
+description. :func:`incident_schema` is the schema made as strict as the
+codes and the catalogue allow, for the desk's OpenAPI document: the codes and
+kinds by name, each kind's facts with their types and bounds, the seats
+three-hand leaves empty.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from .errors import InputError, UnknownCodeError, did_you_mean
+from .values import Call, Seat
+
+__all__ = ["Incident", "read_incident", "schema", "incident_schema", "CROSS_FIELD"]
+
+
+@dataclass(frozen=True)
+class Incident:
+    """What happened, as the referee or the game engine reports it."""
+
+    code: str
+    irregularity: str
+    dealer: Seat | None = None
+    declarer: Seat | None = None
+    offender: Seat | None = None
+    auction: tuple[Call, ...] = ()
+    offence_at: int | None = None
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    has_auction: bool = False
+    callers: tuple[Seat, ...] = ()  # the seat of each call, where the auction left the rotation
+
+    def __repr__(self) -> str:
+        parts = [f"code={self.code!r}", f"irregularity={self.irregularity!r}"]
+        for name in ("dealer", "declarer", "offender"):
+            v = getattr(self, name)
+            if v is not None:
+                parts.append(f"{name}={v.value!r}")
+        if self.has_auction:
+            parts.append(f"auction={[c.text for c in self.auction]!r}")
+        if self.offence_at is not None:
+            parts.append(f"offence_at={self.offence_at}")
+        if self.facts:
+            parts.append(f"facts={dict(self.facts)!r}")
+        return f"Incident({', '.join(parts)})"
+
+
+#: The fields a schema-valid incident may still be refused by, each for a rule the schema cannot state (listed in
+#: the schema's description): the codes and kinds that exist, the facts of the kind, the seats of the code, the
+#: rotation, the auction record. Every refusal names one of these (or a path under ``facts.`` or ``auction[``).
+CROSS_FIELD = ("code", "irregularity", "dealer", "declarer", "offender", "auction", "callers", "offence_at", "facts",
+               "call")
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    """The published incident schema (``schema/incident.schema.json``), read once."""
+    from .resources import schema_dir
+
+    return json.loads((schema_dir() / "incident.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class _Bounds:
+    """What the schema holds an incident to, read from it."""
+
+    fields: tuple[str, ...]
+    required: tuple[str, ...]
+    needs: tuple[tuple[str, tuple[str, ...]], ...]  # dependentRequired
+    code_len: int
+    code_re: re.Pattern[str]
+    kind_len: int
+    kind_re: re.Pattern[str]
+    seats: frozenset[str]
+    call_re: re.Pattern[str]
+    auction_max: int
+    callers_max: int
+    offence_max: int
+    facts_max: int
+    fact_name_len: int
+    fact_name_re: re.Pattern[str]
+    fact_int: tuple[int, int]
+    fact_str: tuple[int, int]
+    note_max: int
+
+
+@lru_cache(maxsize=1)
+def _bounds() -> _Bounds:
+    s = schema()
+    p, defs = s["properties"], s["$defs"]
+    fact = {b["type"]: b for b in defs["fact"]["oneOf"]}
+    names = p["facts"]["propertyNames"]
+    return _Bounds(
+        fields=tuple(p), required=tuple(s["required"]),
+        needs=tuple((k, tuple(v)) for k, v in s.get("dependentRequired", {}).items()),
+        code_len=p["code"]["maxLength"], code_re=re.compile(p["code"]["pattern"]),
+        kind_len=p["irregularity"]["maxLength"], kind_re=re.compile(p["irregularity"]["pattern"]),
+        seats=frozenset(defs["seat"]["enum"]), call_re=re.compile(defs["call"]["pattern"]),
+        auction_max=p["auction"]["maxItems"], callers_max=p["callers"]["maxItems"],
+        offence_max=p["offence_at"]["maximum"], facts_max=p["facts"]["maxProperties"],
+        fact_name_len=names["maxLength"], fact_name_re=re.compile(names["pattern"]),
+        fact_int=(fact["integer"]["minimum"], fact["integer"]["maximum"]),
+        fact_str=(fact["string"]["minLength"], fact["string"]["maxLength"]),
+        note_max=p["note"]["maxLength"],
+    )
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _seat(v: Any, where: str, b: _Bounds) -> Seat:
+    if isinstance(v, Seat):
+        return v
+    if isinstance(v, str) and v in b.seats:
+        return Seat(v)
+    hint = did_you_mean(v.strip().upper(), b.seats) if isinstance(v, str) and len(v) < 20 else ""
+    raise InputError(where, f"expected a seat N, E, S or W, got {v!r:.60}{hint}")
+
+
+def _call(v: Any, where: str, b: _Bounds) -> Call:
+    if isinstance(v, Call):
+        return v
+    if isinstance(v, str) and b.call_re.search(v):
+        return Call(v, where)
+    if not isinstance(v, str):
+        raise InputError(where, f"expected a call such as 1S, 2NT, P, X or XX, got {v!r:.60}")
+    hint = ""
+    if len(v) <= 20:
+        try:
+            hint = f" (did you mean '{Call(v).text}'?)"  # a spelling the table takes, written as an incident has it
+        except InputError:
+            pass
+    raise InputError(where, f"{v!r:.60} is not a call: expected a level 1-7 and a strain C D H S R NT (e.g. 1S, "
+                     f"2NT), or P, X, XX{hint}")
+
+
+def _known_codes() -> list[str]:
+    from .loader import code_ids
+
+    return code_ids()
+
+
+def _code(v: Any, b: _Bounds) -> str:
+    if not isinstance(v, str):
+        raise InputError("code", f"expected a code id such as wcny-1913, got {v!r:.60}")
+    if len(v) <= b.code_len and b.code_re.search(v):
+        return v
+    ids = _known_codes()
+    shown = f"{v[:40]!r}…" if len(v) > 40 else repr(v)
+    raise UnknownCodeError("code", f"unknown code {shown}: a code id is at most {b.code_len} lowercase letters, "
+                           f"digits and hyphens" + did_you_mean(v[:b.code_len].lower(), ids)
+                           + f"; codes are {', '.join(ids)}")
+
+
+def _kind(v: Any, b: _Bounds) -> str:
+    if not isinstance(v, str):
+        raise InputError("irregularity", f"expected an irregularity kind such as insufficient_bid, got {v!r:.60}")
+    if len(v) <= b.kind_len and b.kind_re.search(v):
+        return v
+    from .catalogue import load_kinds
+    from .resources import laws_dir
+
+    kinds = load_kinds(str(laws_dir()))[1]
+    shown = f"{v[:40]!r}…" if len(v) > 40 else repr(v)
+    raise InputError("irregularity", f"unknown kind {shown}" + did_you_mean(v[:b.kind_len].lower(), kinds)
+                     + "; `bridgelaw kinds` lists them")
+
+
+def _fact_value(name: str, v: Any, b: _Bounds) -> Any:
+    where = f"facts.{name}"
+    if isinstance(v, bool):
+        return v
+    if _is_int(v):
+        lo, hi = b.fact_int
+        if not lo <= v <= hi:
+            raise InputError(where, f"{v} is out of bounds: a number given as a fact is {lo} to {hi:,}")
+        return v
+    if isinstance(v, str):
+        lo, hi = b.fact_str
+        if not lo <= len(v) <= hi:
+            raise InputError(where, f"expected a word of {lo} to {hi} characters, got {len(v)}"
+                             + (f": {v[:40]!r}…" if v else ""))
+        return v
+    raise InputError(where, f"expected true or false, a whole number, or a word (a seat, a call, a card, ...), got "
+                     f"{v!r:.60}")
+
+
+def read_incident(data: Any) -> Incident:
+    """Check an incident mapping's shape against the published schema; every error names its field."""
+    if isinstance(data, Incident):
+        return data
+    if not isinstance(data, Mapping):
+        raise InputError("incident", f"expected a mapping with code, irregularity, ...; got {type(data).__name__}")
+    b = _bounds()
+    for k in data:
+        if k not in b.fields:
+            key = str(k)[:60]
+            raise InputError(key, f"unknown field{did_you_mean(key, b.fields)}; fields are {', '.join(b.fields)}")
+    for req in b.required:
+        if data.get(req) is None:
+            raise InputError(req, "is required")
+    code = _code(data["code"], b)
+    kind = _kind(data["irregularity"], b)
+    seats = {}
+    for name in ("dealer", "declarer", "offender"):
+        v = data.get(name)
+        seats[name] = _seat(v, name, b) if v is not None else None
+    for have, needs in b.needs:
+        if data.get(have) is not None:
+            for need in needs:
+                if data.get(need) is None:
+                    raise InputError(need, _NEEDS.get((have, need), f"is required with {have}"))
+    auction_raw = data.get("auction")
+    calls: tuple[Call, ...] = ()
+    if auction_raw is not None:
+        if not isinstance(auction_raw, (list, tuple)):
+            raise InputError("auction", f"expected a list of calls, e.g. [1S, P, 1C]; got {auction_raw!r:.60}")
+        if len(auction_raw) > b.auction_max:
+            raise InputError("auction", f"{len(auction_raw)} calls: an auction record holds at most {b.auction_max}")
+        calls = tuple(_call(c, f"auction[{i}]", b) for i, c in enumerate(auction_raw))
+    who: tuple[Seat, ...] = ()
+    callers_raw = data.get("callers")
+    if callers_raw is not None:
+        if not isinstance(callers_raw, (list, tuple)):
+            raise InputError("callers", f"expected a list of seats, one for each call of auction; got "
+                             f"{callers_raw!r:.60}")
+        if len(callers_raw) > b.callers_max:
+            raise InputError("callers", f"{len(callers_raw)} seats: at most {b.callers_max}")
+        who = tuple(_seat(x, f"callers[{i}]", b) for i, x in enumerate(callers_raw))
+    at = data.get("offence_at")
+    if at is not None and (not _is_int(at) or not 0 <= at <= b.offence_max):
+        raise InputError("offence_at", f"expected an index into auction (a whole number 0 to {b.offence_max}), got "
+                         f"{at!r:.60}")
+    facts_raw = data.get("facts")
+    facts: dict[str, Any] = {}
+    if facts_raw is not None:
+        if not isinstance(facts_raw, Mapping):
+            raise InputError("facts", f"expected a mapping of fact names to values (e.g. {{established: true}}), got "
+                             f"{facts_raw!r:.60}")
+        if len(facts_raw) > b.facts_max:
+            raise InputError("facts", f"{len(facts_raw)} facts: at most {b.facts_max}")
+        for name, v in facts_raw.items():
+            if not isinstance(name, str) or not (0 < len(name) <= b.fact_name_len and b.fact_name_re.search(name)):
+                raise InputError(f"facts.{str(name)[:40]}", "not a fact name: a fact is named in lowercase words "
+                                 "joined by _ (e.g. established); `bridgelaw kinds` lists each kind's facts")
+            facts[name] = _fact_value(name, v, b)
+    note = data.get("note")
+    if note is not None and (not isinstance(note, str) or len(note) > b.note_max):
+        raise InputError("note", f"expected text of at most {b.note_max:,} characters"
+                         + (f", got {len(note):,}" if isinstance(note, str) else f", got {note!r:.60}"))
+    # the cross-field rules the schema cannot state, that need nothing but the incident
+    if callers_raw is not None and len(who) != len(calls):
+        raise InputError("callers", f"{len(who)} seat(s) for {len(calls)} call(s): callers has one seat for each call "
+                         "of auction")
+    if at is not None and at >= len(calls):
+        raise InputError("offence_at", f"{at} is past the end of auction: an index 0 to {len(calls) - 1}"
+                         if calls else "an index into auction, which has no calls")
+    return Incident(code, kind, seats["dealer"], seats["declarer"], seats["offender"], calls, at, facts,
+                    auction_raw is not None, who)
+
+
+_NEEDS = {
+    ("auction", "dealer"): "is required with an auction record (calls are read from the dealer on)",
+    ("callers", "auction"): "is required with callers (callers names the seat of each call of auction)",
+    ("offence_at", "auction"): "is required with offence_at (offence_at is an index into auction)",
+}
+
+
+# --------------------------------------------------------------------------
+# The schema as strict as the codes and the catalogue allow (the desk's OpenAPI document)
+
+
+def incident_schema(code_ids: list[str], kind_ids: list[str] | None = None) -> dict[str, Any]:
+    """The published schema with the codes and kinds named, each kind's facts typed and bounded, and the seats
+    where no player sits refused (three-hand) — everything about an incident a JSON Schema can state."""
+    from .catalogue import load_kinds
+    from .loader import load_code
+    from .resources import laws_dir
+
+    common, kinds = load_kinds(str(laws_dir()))
+    s = copy.deepcopy(schema())
+    s["properties"]["code"] = {"type": "string", "enum": list(code_ids)}
+    kind_ids = list(kind_ids if kind_ids is not None else kinds)
+    s["properties"]["irregularity"] = {"type": "string", "enum": kind_ids}
+    rules: list[dict[str, Any]] = []
+    for kid in kind_ids:
+        kind = kinds[kid]
+        props = {n: _fact_schema(spec) for n, spec in {**common, **kind.facts}.items()
+                 if n not in ("offender", "dealer", "declarer")}
+        rules.append({"if": {"properties": {"irregularity": {"const": kid}}},
+                      "then": {"properties": {"facts": {"properties": props, "additionalProperties": False}}}})
+    for cid in code_ids:
+        code = load_code(cid)
+        rules.extend(code.seats.schema_rules(cid, kinds))
+    s["allOf"] = rules
+    return s
+
+
+def _fact_schema(spec: Any) -> dict[str, Any]:
+    from .values import Card
+
+    t = spec.type
+    if t.choices:
+        return {"enum": list(t.choices)}
+    lo, hi = spec.bounds if spec.bounds else _bounds().fact_int
+    simple: dict[str, dict[str, Any]] = {
+        "bool": {"type": "boolean"},
+        "int": {"type": "integer", "minimum": lo, "maximum": hi},
+        "seat": {"enum": sorted(_bounds().seats, key="NESW".index)},
+        "side": {"enum": ["NS", "EW"]},
+        "call": {"type": "string", "pattern": _bounds().call_re.pattern},
+        "bid": {"type": "string", "pattern": "^[1-7](C|D|H|S|R|NT)$"},
+        "card": {"type": "string", "pattern": Card.PATTERN},
+        "suit": {"enum": ["C", "D", "H", "S"]},
+        "str": {"type": "string", "minLength": _bounds().fact_str[0], "maxLength": _bounds().fact_str[1]},
+    }
+    return dict(simple[t.name])
