@@ -187,8 +187,27 @@ def effects(draw):
     e = {"kind": kind.name}
     for f in kind.fields:
         if f.required or f.name in chosen or (f.name not in grouped and draw(st.booleans())):
-            e[f.name] = draw(st.sampled_from(f.choices) if f.type == "choice" else _VALUES[f.type])
+            values = st.sampled_from(f.choices) if f.type == "choice" else _VALUES[f.type]
+            if f.count:  # a count is never below zero
+                values = values.filter(lambda v: v >= 0)
+            if f.differs_from in e:  # nor the same as the field it must differ from
+                values = values.filter(lambda v, other=e[f.differs_from]: v != other)
+            e[f.name] = draw(values)
     return e
+
+
+def test_count_and_differs_from_are_the_loaders_tables_and_the_schemas():
+    """The vocabulary's field attributes are the one source of the loader's and the referee's tables, and the
+    generated ruling schema states them."""
+    from bridgelaw.loader import COUNT_FIELDS, DISTINCT_FIELDS
+
+    assert {k.value: v for k, v in COUNT_FIELDS.items()} == VOCAB.count_fields() == {"transfer_tricks": ("count",)}
+    assert {k.value: v for k, v in DISTINCT_FIELDS.items()} == VOCAB.distinct_fields() \
+        == {"transfer_tricks": (("from", "to"),)}
+    ok = {"kind": "transfer_tricks", "count": 3, "from": "NS", "to": "EW"}
+    assert _EFFECT_V.is_valid(ok)
+    assert not _EFFECT_V.is_valid({**ok, "count": -1})
+    assert not _EFFECT_V.is_valid({**ok, "to": "NS"})
 
 
 _RULING = json.loads((SCHEMA / "ruling.schema.json").read_text())

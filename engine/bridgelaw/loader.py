@@ -352,15 +352,22 @@ def load_code(code_id: str) -> Code:
         return code
     root = laws_dir()
     if key not in _cache:
-        if not isinstance(code_id, str) or not re.fullmatch(r"[a-z0-9-]+", code_id) or \
-                not (root / code_id / "code.yaml").is_file():
+        if not isinstance(code_id, str) or not re.fullmatch(r"[a-z0-9-]+", code_id) or not _is_file(root / code_id):
             ids = code_ids(root)
-            raise UnknownCodeError("code", f"unknown code {code_id!r}; codes are {', '.join(ids)}"
+            raise UnknownCodeError("code", f"unknown code {code_id!r:.60}; codes are {', '.join(ids)}"
                                    + did_you_mean(str(code_id), ids))
         _cache[key] = _load(root, code_id, ())
         _store_learnt()
     _fast[code_id] = _cache[key]
     return _cache[key]
+
+
+def _is_file(folder: Path) -> bool:
+    """Has the folder a code.yaml? (No for a name the file system cannot hold, such as one too long.)"""
+    try:
+        return (folder / "code.yaml").is_file()
+    except OSError:
+        return False
 
 
 def load_all() -> list[Code]:
@@ -866,11 +873,13 @@ def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], 
     return EffectSpec(kind, tuple(fields))
 
 
-#: Fields of an effect that must name different things (a transfer from a side to itself is no transfer).
-DISTINCT_FIELDS: dict[EffectKind, tuple[tuple[str, str], ...]] = {EffectKind.TRANSFER_TRICKS: (("from", "to"),)}
-#: Fields of an effect that count something and cannot be below zero (a score's points may be: 1904 law 90
-#: deducts the value of three tricks from the revoking player's score).
-COUNT_FIELDS: dict[EffectKind, tuple[str, ...]] = {EffectKind.TRANSFER_TRICKS: ("count",)}
+#: Fields of an effect that must name different things (a transfer from a side to itself is no transfer): the
+#: vocabulary's ``differs_from`` (schema/effects.yaml).
+DISTINCT_FIELDS: dict[EffectKind, tuple[tuple[str, str], ...]] = {
+    EffectKind(k): pairs for k, pairs in vocabulary().distinct_fields().items()}
+#: Fields of an effect that count something and cannot be below zero: the vocabulary's ``count: true`` (a score's
+#: points may be below zero: a law may deduct points from a score).
+COUNT_FIELDS: dict[EffectKind, tuple[str, ...]] = {EffectKind(k): f for k, f in vocabulary().count_fields().items()}
 
 
 def _check_literal_number(src: Source, key: tuple[Any, ...], kind: EffectKind, name: str, ftype: Type,

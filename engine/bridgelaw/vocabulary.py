@@ -56,6 +56,8 @@ class FieldSpec:
     required: bool = False
     description: str = ""
     values: tuple[tuple[str, str], ...] = ()  # a choice's values, each with its words
+    count: bool = False  # an int that counts something: never below zero
+    differs_from: str = ""  # another field of the kind this one must differ from
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -150,6 +152,15 @@ class Vocabulary:
         """Each clash once, as written: (the kind that lists it, the kind listed)."""
         return [(k.name, other) for k in self.kinds for other in k.listed]
 
+    def count_fields(self) -> dict[str, tuple[str, ...]]:
+        """The fields of each kind that count something (``count: true``): never below zero."""
+        return {k.name: names for k in self.kinds if (names := tuple(f.name for f in k.fields if f.count))}
+
+    def distinct_fields(self) -> dict[str, tuple[tuple[str, str], ...]]:
+        """The pairs of fields of each kind that must differ (``differs_from``): (the other field, this one)."""
+        return {k.name: pairs for k in self.kinds
+                if (pairs := tuple((f.differs_from, f.name) for f in k.fields if f.differs_from))}
+
 
 # --------------------------------------------------------------------------
 # Reading the file
@@ -233,8 +244,23 @@ def _kind(src: Source, name: str, spec: Mapping[str, Any]) -> KindSpec:
     for fname, f in (spec.get("fields") or {}).items():
         values = tuple((str(v), str(w)) for v, w in (f.get("values") or {}).items())
         fields.append(FieldSpec(fname, f["type"], bool(f.get("required", False)), str(f.get("description", "")),
-                                values))
+                                values, bool(f.get("count", False)), str(f.get("differs_from", ""))))
     by_name = {f.name: f for f in fields}
+    for f in fields:
+        if f.count and f.type != "int":
+            raise src.error(key + ("fields", f.name, "count"), f"count: true marks a field that counts (type int); "
+                                                                f"{f.name!r} is a {f.type}")
+        if not f.differs_from:
+            continue
+        where = key + ("fields", f.name, "differs_from")
+        if f.differs_from == f.name:
+            raise src.error(where, f"{f.name!r} cannot differ from itself")
+        other = by_name.get(f.differs_from)
+        if other is None:
+            raise src.error(where, f"effect {name!r} has no field {f.differs_from!r}" + did_you_mean(f.differs_from, by_name))
+        if other.type != f.type:
+            raise src.error(where, f"{f.name!r} is {_a(f.type)} and {other.name!r} {_a(other.type)}: fields of "
+                                   "different types always differ")
 
     def known(where: tuple[Any, ...], fname: str) -> FieldSpec:
         if fname not in by_name:
@@ -273,6 +299,10 @@ def _kind(src: Source, name: str, spec: Mapping[str, Any]) -> KindSpec:
     _check_total(src, key, name, tuple(fields), tuple(one_of), tuple(wordings))
     return KindSpec(name, spec["description"], tuple(fields), tuple(wordings), tuple(one_of),
                     listed=tuple(spec.get("clashes") or ()))
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
 
 
 def _check_where(src: Source, key: tuple[Any, ...], f: FieldSpec, value: Any) -> None:
@@ -397,9 +427,25 @@ _JSON_TYPES: dict[str, dict[str, Any]] = {
 
 def _field_schema(f: FieldSpec) -> dict[str, Any]:
     s = {"enum": list(f.choices)} if f.type == "choice" else dict(_JSON_TYPES[f.type])
+    if f.count:
+        s["minimum"] = 0
     if f.description:
         s["description"] = f.description
     return s
+
+
+#: The values of the field types that are a closed list (a ruling's ``differs_from`` is stated over them).
+_CLOSED = {"seat": ("N", "E", "S", "W"), "side": ("NS", "EW"), "suit": ("C", "D", "H", "S")}
+
+
+def _differs(f: FieldSpec) -> dict[str, Any]:
+    """``f`` and the field it differs from are not the same value (stated value by value: JSON Schema cannot
+    compare two fields)."""
+    values = f.choices if f.type == "choice" else _CLOSED.get(f.type, ())
+    if not values:  # pragma: no cover - the shipped vocabulary uses it on sides only
+        raise ValueError(f"differs_from on a {f.type} field cannot be stated in the schema")
+    return {"not": {"anyOf": [{"properties": {f.name: {"const": v}, f.differs_from: {"const": v}},
+                               "required": [f.name, f.differs_from]} for v in values]}}
 
 
 def ruling_effect_schema(v: Vocabulary) -> dict[str, Any]:
@@ -413,6 +459,7 @@ def ruling_effect_schema(v: Vocabulary) -> dict[str, Any]:
             "additionalProperties": False,
         }
         groups = [{"oneOf": [{"required": [f]} for f in g]} for g in k.one_of]
+        groups += [_differs(f) for f in k.fields if f.differs_from]
         if len(groups) == 1:
             b.update(groups[0])
         elif groups:
