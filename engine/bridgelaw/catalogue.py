@@ -11,8 +11,9 @@ Everything in the catalogue is checked when it loads, at ``path:line:col``:
   what it needs of the game (``requires: [partners]``: a code whose seat model
   lacks it cannot have the irregularity) and whether the play of a hand
   commits it (``by_hand``: the dummy's hand, which the declarer plays, may be
-  its offender where no player sits at the dummy). The needs a game may lack
-  are :data:`bridgelaw.seats.REQUIREMENTS`;
+  its offender where no player sits at the dummy), or that no player commits it
+  (``no_offender``: a bystander's remark). The needs a game may lack are
+  :data:`bridgelaw.seats.REQUIREMENTS`;
 - a ``derive`` is an expression of the condition language over the other
   facts (``dummy: {derive: partner(declarer)}``), of the fact's type, without
   a cycle — the engine computes the fact from it, so the catalogue and the
@@ -75,6 +76,7 @@ class Kind:
     offender_tree: Expr | None = None
     requires: tuple[str, ...] = ()  # what the irregularity needs of the game (bridgelaw.seats.REQUIREMENTS)
     by_hand: bool = False  # the play of a hand commits it: the dummy's hand may be its offender
+    no_offender: bool = False  # no player commits it (a bystander's remark): an incident names no offender
 
 
 def _canonical(where: str, value: Any, parsed: Any, words: str) -> None:
@@ -213,7 +215,7 @@ def _load_kinds(base: Path) -> tuple[Mapping[str, FactSpec], Mapping[str, Kind]]
 
 
 _PHASES = ("deal", "auction", "play", "scoring")
-_KIND_KEYS = ("phase", "summary", "facts", "offender", "requires", "by_hand")
+_KIND_KEYS = ("phase", "summary", "facts", "offender", "requires", "by_hand", "no_offender")
 
 
 def _facts_of(src: Source, raw: Any, key: tuple[Any, ...]) -> dict[str, FactSpec]:
@@ -337,12 +339,16 @@ def _add_kinds(src: Source, raw: Mapping[str, Any], kinds: dict[str, Kind], comm
             if name in common:
                 raise src.error(("kinds", kid, "facts", name), f"fact {name!r} is already a common fact")
         requires = _requires_of(src, ("kinds", kid), spec)
-        by_hand = spec.get("by_hand", False)
-        if not isinstance(by_hand, bool):
-            raise src.error(("kinds", kid, "by_hand"), f"by_hand is true or false, got {by_hand!r}")
+        flags = {}
+        for flag in ("by_hand", "no_offender"):
+            flags[flag] = spec.get(flag, False)
+            if not isinstance(flags[flag], bool):
+                raise src.error(("kinds", kid, flag), f"{flag} is true or false, got {flags[flag]!r}")
+        if flags["no_offender"] and "offender" in spec:
+            raise src.error(("kinds", kid, "no_offender"), "a kind with no offender names none: drop 'offender'")
         if kid in kinds:
             old = kinds[kid]
-            if any(k in spec for k in ("phase", "summary", "offender", "requires", "by_hand")):
+            if any(k in spec for k in ("phase", "summary", "offender", "requires", "by_hand", "no_offender")):
                 raise src.error(("kinds", kid), f"kind {kid!r} is already defined; here give only 'facts' to add")
             for name, f in facts.items():
                 if name in old.facts and old.facts[name] != f:
@@ -350,7 +356,7 @@ def _add_kinds(src: Source, raw: Mapping[str, Any], kinds: dict[str, Kind], comm
                                     f"fact {name!r} of {kid} is already defined differently")
             merged = {**old.facts, **facts}
             kinds[kid] = Kind(kid, old.phase, old.summary, _derivations(src, ("kinds", kid, "facts"), merged, common),
-                              old.offender, old.offender_tree, old.requires, old.by_hand)
+                              old.offender, old.offender_tree, old.requires, old.by_hand, old.no_offender)
         else:
             if "phase" not in spec or "summary" not in spec:
                 raise src.error(("kinds", kid), f"new kind {kid!r} needs 'phase' and 'summary'")
@@ -370,7 +376,7 @@ def _add_kinds(src: Source, raw: Mapping[str, Any], kinds: dict[str, Kind], comm
                     raise where.at(tree.line, tree.column, "the offender cannot be named from the offender")
             kinds[kid] = Kind(kid, str(spec["phase"]), str(spec["summary"]),
                               _derivations(src, ("kinds", kid, "facts"), facts, common), offender, tree, requires,
-                              by_hand)
+                              flags["by_hand"], flags["no_offender"])
 
 
 def _derivations(src: Source, key: tuple[Any, ...], facts: Mapping[str, FactSpec],

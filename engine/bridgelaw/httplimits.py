@@ -186,7 +186,8 @@ class Guard:
         return None
 
     def _auth(self, scope: Scope, headers: list[tuple[bytes, bytes]]) -> HttpError | None:
-        assert self.token is not None
+        if self.token is None:  # no token set: the desk is open
+            return None
         given = b""
         for k, v in headers:
             if k == b"authorization" and v[:7].lower() == b"bearer ":

@@ -220,6 +220,9 @@ def read_incident(data: Any) -> Incident:
     for req in b.required:
         if data.get(req) is None:
             raise InputError(req, "is required")
+    for k, v in data.items():
+        if v is None:
+            raise InputError(str(k), "is null: leave a field out when it is not known")
     code = _code(data["code"], b)
     kind = _kind(data["irregularity"], b)
     seats = {}

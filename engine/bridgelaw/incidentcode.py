@@ -67,7 +67,12 @@ def check_seats(code: Any, kind: Kind, f: Mapping[str, Any], given: Mapping[str,
     the auction name are players."""
     dealer, declarer, offender = (f.get(n) if isinstance(f.get(n), Seat) else None
                                   for n in ("dealer", "declarer", "offender"))
+    if kind.no_offender and offender is not None:
+        raise InputError("offender", f"no player commits {kind.id.replace('_', ' ')}: name no offender")
     model = code.seats
+    fault = model.player_fault(kind.phase, f)
+    if fault is not None:
+        raise InputError(*fault)
     packet = model.no_player("auction", dealer, None)
     if packet is not None and declarer is packet[0]:
         raise InputError("declarer", f"{packet[1]}, and it never declares")

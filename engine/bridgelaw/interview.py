@@ -373,7 +373,8 @@ class Interview:
                 self._change(history, at, answer)
             except InputError as e:
                 asked = history[at].step
-                assert asked is not None
+                if asked is None:  # an answer given unasked: its refusal stands as it is
+                    raise
                 return replace(asked, problem=e.message)
             return self.step()
         if answer is None:  # nothing given (or the step asked now "taken back"): the step asked
@@ -489,7 +490,8 @@ class Interview:
     def _code(self) -> Any:
         from .loader import load_code
 
-        assert self.code is not None
+        if self.code is None:
+            raise InputError("code", "the interview has not yet named the code")
         return load_code(self.code)
 
     def _phase(self) -> str:

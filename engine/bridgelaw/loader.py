@@ -188,7 +188,8 @@ class Code:
     def bid_value(self, call: Call) -> int:
         """The points value of a bid under this code (level times the trick value)."""
         values = self.params.get("trick_values", {})
-        assert call.strain is not None and call.level is not None
+        if call.strain is None or call.level is None:
+            raise InputError("call", f"{call.text} is not a bid: only a bid has a value")
         return call.level * int(values[call.strain.value])
 
     def __repr__(self) -> str:
@@ -672,6 +673,7 @@ def _compile_code(code: Code, raw: _Raw) -> Code:
                 by_kind.setdefault(k, []).append(prov)
         compiled_laws.append(_replace(law, provisions=tuple(provs)))
     check_precedence(placed)
+    code.seats.check_inherited(code.id, placed, kinds)
     return Code(
         id=code.id, title=code.title, authority=code.authority, year=code.year, game=code.game,
         players=code.players, extends=code.extends, sources=code.sources, laws=tuple(compiled_laws),
@@ -842,7 +844,8 @@ def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], 
         if ftype == _LIT:
             fields.append((name, value, None))
             continue
-        assert isinstance(ftype, Type)
+        if not isinstance(ftype, Type):  # pragma: no cover - every field type the vocabulary has is a Type or literal
+            raise src.error(key + (name,), f"effect {kind.value}.{name} is of a type the loader does not know")
         if isinstance(value, (bool, int, float)):
             _check_literal_number(src, key + (name,), kind, name, ftype, value)
             fields.append((name, value, None))

@@ -51,6 +51,15 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
         trace.append((p, ok, _because(p, facts, ok)))
 
     overridden = _overrides(applied)
+    # a provision that applies waits while one that would override it waits on an answer (that one not itself
+    # overridden): which remedy stands turns on the answer
+    waiting: dict[str, tuple[Provision, str]] = {}
+    for name, provs in asked.items():
+        for q in provs:
+            if q.id not in overridden:
+                for o in q.overrides:
+                    if o not in overridden:
+                        waiting.setdefault(o, (q, name))
     effects: list[Effect] = []
     options: list[Option] = []
     cited: dict[str, set[str]] = {}
@@ -58,11 +67,13 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
     for p, ok, because in trace:
         if not ok or p.id in overridden:
             continue
+        if p.id in waiting:
+            withheld[p.id] = waiting[p.id][1]
+            continue
         try:
             p_effects = _effects(p.effects, facts, p)
             p_options: list[Option] = []
             if p.options:
-                assert p.chooser is not None
                 chooser = _chooser(code, kind, p, facts)
                 for o in p.options:
                     try:
@@ -108,14 +119,18 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
                      + (" (none answers this kind of irregularity)." if not provisions else "."))
     laws = tuple(_cite(code, number, fns) for number, fns in cited.items())
     return Ruling(code.id, kind, laws, tuple(effects), tuple(options), questions, tuple(notes),
-                  lambda: _trace_steps(trace, overridden, withheld), facts, presumed)
+                  lambda: _trace_steps(trace, overridden, withheld, waiting), facts, presumed)
 
 
 def _trace_steps(trace: list[tuple[Provision, bool, Any]], overridden: dict[str, Provision],
-                 withheld: Mapping[str, str]) -> list[TraceStep]:
+                 withheld: Mapping[str, str], waiting: Mapping[str, tuple[Provision, str]] = {}) -> list[TraceStep]:
     out = []
     for p, ok, because in trace:
-        if ok and p.id in withheld:
+        if ok and p.id in waiting:
+            by, name = waiting[p.id]
+            out.append(TraceStep(p.full_id, p.law, False, f"its condition holds, but {by.full_id}, which would "
+                                 f"override it, needs {name}, which was not given"))
+        elif ok and p.id in withheld:
             out.append(TraceStep(p.full_id, p.law, False,
                                  f"its condition holds, but what follows needs {withheld[p.id]}, which was not given"))
         elif ok and p.id in overridden:
@@ -182,7 +197,8 @@ def _fault(p: Provision, at: str, why: str) -> RulingError:
 def _chooser(code: Code, kind: str, p: Provision, facts: Facts) -> str | tuple[str, ...]:
     """Who chooses: a seat, a side, or several seats; refused (an internal error at the chooser's place in its
     law file) if, in this incident, it is the offender, his partner, or no player."""
-    assert p.chooser is not None
+    if p.chooser is None:  # pragma: no cover - the loader gives every provision with options a chooser
+        raise _fault(p, p.at, "it has options but no chooser")
     try:
         v = p.chooser(facts)
     except ArithmeticError as e:  # pragma: no cover - a chooser is a seat expression

@@ -79,6 +79,16 @@ class SeatModel:
         the player whose turn comes next after the offender's, and the third)."""
         return {}
 
+    def player_fault(self, phase: str, facts: Mapping[str, Any]) -> tuple[str, str] | None:
+        """Where facts that name players by their part (the offender, the player next after him, ...) name one
+        player for two parts: (the field, why), or None."""
+        return None
+
+    def check_inherited(self, code_id: str, placed: Mapping[str, Any], kinds: Mapping[str, Any]) -> None:
+        """At load: refuse an inherited provision that would name, in a ruling under this code, a seat the model
+        lacks (three-hand: the dummy packet, a side or the offender's partner in the auction), unless a provision
+        of the code's own overrides it. ``placed``: each provision id to (provision, source, key)."""
+
     def schema_rules(self, code_id: str, kinds: Mapping[str, Any]) -> list[dict[str, Any]]:
         """JSON Schema conditionals that state, for an incident under ``code_id``, what this model refuses: the
         kinds it cannot have and the seats where no player sits (for the desk's OpenAPI document)."""
@@ -192,6 +202,75 @@ class ThreeHand(SeatModel):
         succeeding, third = self.other_players(dealer, offender)
         return {"succeeding_player": succeeding, "third_player": third}
 
+    def check_inherited(self, code_id: str, placed: Mapping[str, Any], kinds: Mapping[str, Any]) -> None:
+        own = {o for prov, _, _ in placed.values() if prov.full_id.startswith(code_id + "/") for o in prov.overrides}
+        for pid, (prov, src, key) in placed.items():
+            if prov.full_id.startswith(code_id + "/") or pid in own:
+                continue
+            for kid in prov.kinds:
+                kind = kinds[kid]
+                if _in_play(kind.phase) or not self.allows(kind):
+                    continue
+                why = self._names_no_player(prov, kind.phase)
+                if why:
+                    raise src.error(key, f"{prov.full_id}, inherited by {code_id}, {why}: in three-hand each "
+                                    "player plays for himself and bids on his own account, and no player sits at "
+                                    f"the dummy packet; restate it for three players (a provision of {code_id} "
+                                    "that overrides it)")
+
+    def _names_no_player(self, prov: Any, phase: str) -> str:
+        """How a provision, in some seating of the auction, names a side, the dummy packet or the offender's
+        partner (empty: it names none)."""
+        from .conditions import Facts, MissingFact
+
+        named: list[tuple[str, Any]] = []
+        if prov.chooser is not None:
+            named.append(("its chooser " + prov.chooser_text, prov.chooser))
+        for o in (None, *prov.options):
+            for e in (prov.effects if o is None else o.effects):
+                if e.kind.value in _PLAY_EFFECTS:
+                    continue
+                for name, lit, fn in e.fields:
+                    named.append((f"its effect {e.kind.value}.{name} ({lit})", fn if fn is not None else
+                                  (lambda _f, v=lit: v)))
+        for world in self.seatings({"dealer", "offender", "declarer"}, (Seat.N,), phase):
+            facts = Facts(world, lambda c: 0)
+            packet, mate = world["dealer"].partner, world["offender"].partner
+            for what, fn in named:
+                try:
+                    v = fn(facts)
+                except (MissingFact, ArithmeticError, TypeError, KeyError):
+                    continue
+                for item in (v if isinstance(v, tuple) else (v,)):
+                    if isinstance(item, Side) or (isinstance(item, str) and item in ("NS", "EW")):
+                        return f"{what} names a side"
+                    seat = _seat(item)
+                    if seat is packet:
+                        return f"{what} names the dummy packet"
+                    if seat is mate:
+                        return f"{what} names the offender's partner"
+        return ""
+
+    #: Facts naming players by their part in the auction, each group three different players (T4: each bids on
+    #: his own account, so "the other players" of an offender are two named players).
+    PARTS = (("offender", "succeeding_player", "third_player"), ("offender", "doubled_player", "other_player"))
+
+    def player_fault(self, phase: str, facts: Mapping[str, Any]) -> tuple[str, str] | None:
+        if _in_play(phase):
+            return None
+        for group in self.PARTS:
+            seen: dict[Seat, str] = {}
+            for name in group:
+                v = facts.get(name)
+                if not isinstance(v, Seat):
+                    continue
+                if v in seen:
+                    field = name if name == "offender" else f"facts.{name}"
+                    return field, (f"{v.value} is named the {seen[v].replace('_', ' ')} and the "
+                                   f"{name.replace('_', ' ')}: in three-hand they are different players")
+                seen[v] = name
+        return None
+
     def schema_rules(self, code_id: str, kinds: Mapping[str, Any]) -> list[dict[str, Any]]:
         code = {"code": {"const": code_id}}
         phases = {k.phase for k in kinds.values()}
@@ -257,6 +336,12 @@ class ThreeHand(SeatModel):
 
 def _in_play(phase: str) -> bool:
     return phase in ("play", "scoring")
+
+
+#: Effects that act on the play, whose seats are the play's (three-hand: the table reseated, the dummy opposite the
+#: declarer) even in a ruling on the auction: the lead a declarer may call, a card a player must play.
+_PLAY_EFFECTS = frozenset(("call_lead", "forbid_lead", "lead_from", "play_card", "play_highest", "play_lowest",
+                           "win_trick", "lose_trick", "exposed_card", "revoke_penalty", "place_cards", "retract"))
 
 
 #: The seat models, by the number of players a code's ``players`` names: the one source of which player

@@ -236,7 +236,8 @@ def parse_account(code: Code, src: Source) -> list[LawAccount]:
                             + did_you_mean(number, own))
         seen[number] = src.mark(("laws", i, "law")).line
         law = code.law(number)
-        assert law is not None
+        if law is None:  # pragma: no cover - found among the code's own laws just above
+            raise src.error(("laws", i, "law"), f"{code.id} has no law {number!r}")
         spans = {s.text: s.clause for s in split(law.text or "")}
         sentences: list[Sentence] = []
         lead_remedy = False  # a lead-in's remedy passes to the clauses that complete it

@@ -389,7 +389,8 @@ class Table:
         self._end_auction(Call(final), doubled, _SEAT_BY_TEXT[declarer])
 
     def _end_auction(self, contract: Call | None, doubled: int, declarer: Seat | None) -> None:
-        assert contract is not None and declarer is not None
+        if contract is None or declarer is None:  # pragma: no cover - an auction ends on a bid, with its declarer
+            raise InputError("auction", "the auction cannot end without a final declaration and its declarer")
         self.state.update(contract=contract.text, doubled=doubled, declarer=declarer.value, phase="play",
                           leader=declarer.lho.value, barred={})
         if self.three:
@@ -806,35 +807,44 @@ class Table:
         return self._ruled(kind, s, dict(facts), **extra)
 
     def check(self) -> None:
-        """Assert the state is consistent (every card once; a trick of at most three; a known next actor)."""
+        """Check the state is consistent (every card once; a trick of at most three; a known next actor); an
+        :class:`InputError` on ``state`` says what is not."""
         st = self.state
-        assert st["phase"] in ("auction", "play", "done", "new_deal", "passed_out"), st["phase"]
-        assert len(st["current"]) <= 3
+
+        def ok(holds: Any, what: str) -> None:
+            if not holds:
+                raise InputError("state", f"the table's state is not consistent: {what}")
+
+        ok(st["phase"] in ("auction", "play", "done", "new_deal", "passed_out"), f"an unknown phase {st['phase']!r}")
+        ok(len(st["current"]) <= 3, "a trick in progress of more than three cards")
         if st["hands"] is not None:
             played = [c for t in st["tricks"] for _, c in t["cards"]] + [c for _, c in st["current"]]
             held = [c for h in st["hands"].values() for c in h]
-            assert sorted(played + held) == sorted(c for h in st["original"].values() for c in h)
-            assert len(set(played + held)) == 52
+            ok(sorted(played + held) == sorted(c for h in st["original"].values() for c in h),
+               "the cards played and held are not the cards dealt")
+            ok(len(set(played + held)) == 52, "not 52 different cards")
             for seat, hand in st["hands"].items():  # a hand is 13 less the cards it has played
                 gone = sum(1 for t in st["tricks"] for w, _ in t["cards"] if w == seat) + \
                     sum(1 for w, _ in st["current"] if w == seat)
-                assert len(hand) == 13 - gone, (seat, hand, gone)
+                ok(len(hand) == 13 - gone, f"{seat} holds {len(hand)} cards after playing {gone}")
             for seat, cards in st["exposed"].items():  # an exposed card lies face up, still his
-                assert set(cards) <= set(st["hands"][seat]), (seat, cards)
+                ok(set(cards) <= set(st["hands"][seat]), f"{seat} has exposed cards he does not hold")
         for t in st["tricks"]:  # four cards, one from each hand
-            assert len({w for w, _ in t["cards"]}) == 4 and t["winner"] in {w for w, _ in t["cards"]}
-        assert len({w for w, _ in st["current"]}) == len(st["current"])
+            ok(len({w for w, _ in t["cards"]}) == 4 and t["winner"] in {w for w, _ in t["cards"]},
+               "a trick not of one card from each hand, or won by none of them")
+        ok(len({w for w, _ in st["current"]}) == len(st["current"]), "two cards from one hand in the trick")
         for w, c in st["calls"]:
-            assert w in _LHO and (self.straight or Call(c).text == c), (w, c)
-        assert all(x["seat"] in _LHO for x in st["constraints"]) and set(st["barred"]) <= set(_LHO)
+            ok(w in _LHO and (self.straight or Call(c).text == c), f"a call {c!r} by {w!r}")
+        ok(all(x["seat"] in _LHO for x in st["constraints"]) and set(st["barred"]) <= set(_LHO),
+           "a constraint or a bar on no seat")
         if st["phase"] == "play":
-            assert st["declarer"] and st["leader"]
+            ok(st["declarer"] and st["leader"], "the play without a declarer or a leader")
             if self.three:  # T8: the dummy opposite the declarer, the three players seated once each
                 seating = st["seating"]
-                assert seating[Seat(st["declarer"]).partner.value] == "dummy"
-                assert sorted(seating.values()) == sorted([x.value for x in Seat if x.value != st["dummy_hand"]]
-                                                          + ["dummy"])
-        assert st["pending"] is None or st["pending"]["kind"]
+                ok(seating[Seat(st["declarer"]).partner.value] == "dummy", "the dummy not opposite the declarer")
+                ok(sorted(seating.values()) == sorted([x.value for x in Seat if x.value != st["dummy_hand"]]
+                                                      + ["dummy"]), "the three players not seated once each")
+        ok(st["pending"] is None or st["pending"]["kind"], "a pending ruling of no kind")
 
     # ------------------------------------------------------------------ remedies
 

@@ -19,6 +19,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from .errors import LawFileError
 from .values import Call, CallKind, Card, Effect, Question, Ruling
 from .vocabulary import PLACEHOLDER, FieldSpec, Vocabulary, vocabulary
 
@@ -80,7 +81,8 @@ def call_words(call: Any) -> str:
     c = Call(text)
     if c.kind is not CallKind.BID:
         return _CALLS[c.kind]
-    assert c.level is not None and c.strain is not None
+    if c.level is None or c.strain is None:  # pragma: no cover - a bid has both
+        return c.text
     one, many = _STRAINS[c.strain.value]
     return f"{_LEVELS[c.level]} {one if c.level == 1 else many}"
 
@@ -145,7 +147,9 @@ def effect_sentence(effect: Effect | Mapping[str, Any], vocab: Vocabulary | None
 
     def fill(m: Any) -> str:
         f = kind.field(m.group(1))
-        assert f is not None  # the vocabulary checks every placeholder names a field
+        if f is None:  # pragma: no cover - the vocabulary checks every placeholder names a field
+            raise LawFileError(f"a wording of {kind.name!r} prints {{{m.group(1)}}}, which names no field",
+                               "schema/effects.yaml")
         return _field_words(f, d[m.group(1)], m.group(2))
 
     return _capital(PLACEHOLDER.sub(fill, w.text))

@@ -72,7 +72,8 @@ class _Run:
         """The pending ruling: the recorded remedy, else the marker's acceptance, else refuse."""
         t = self.t
         r = t.pending_ruling()
-        assert r is not None
+        if r is None:  # pragma: no cover - settled only while a ruling is pending
+            raise Refused(where, f"{what}: the table has no ruling pending to settle")
         kind = r.irregularity
         t.answer_at(ref)
         if marker is not None and kind not in marker.kinds:
@@ -107,7 +108,8 @@ class _Run:
         stands, else the code's condonation facts answered and the ruling taken again."""
         t = self.t
         r = t.pending_ruling()
-        assert r is not None
+        if r is None:  # pragma: no cover - accepted only while a ruling is pending
+            raise Refused(where, f"{what}: the table has no ruling pending to accept")
         facts_of_kind = load_kinds()[1][r.irregularity].facts
 
         def standing(r: Any) -> tuple[bool, str | None]:
@@ -512,7 +514,8 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     if play_tag is None or not (play_tag.section and play_tag.section.entries):
         if result_v not in (None, "", "?"):
             tricks = result_of(result_v, declarer, _tag_where(g, "Result"))
-            assert tricks is not None
+            if tricks is None:  # pragma: no cover - a Result that is given gives the tricks
+                raise Refused(_tag_where(g, "Result"), f"the Result tag {result_v!r} gives no number of tricks")
             _finish_refs(run)
             return _score_tricks(t, tricks, res, "result", "no play recorded: the tricks are [Result]'s",
                                  _tag_where(g, "Result"))
@@ -563,7 +566,8 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
             run.settle("end", None, where, "the claim")
         else:
             r = t.pending_ruling()
-            assert r is not None
+            if r is None:  # pragma: no cover - the claim is ruled on
+                raise Refused(where, "the claim: the table gave no ruling on it")
             if r.questions or len({o.id for o in r.options}) > 1:
                 raise Refused(where, f"the claim (*): under {code} the ruling offers "
                                      f"{', '.join(o.id for o in r.options)}; state the remedy with [{REMEDY_TAG} "
