@@ -311,8 +311,11 @@ def incident_schema(code_ids: list[str], kind_ids: list[str] | None = None) -> d
         kind = kinds[kid]
         props = {n: _fact_schema(spec) for n, spec in {**common, **kind.facts}.items()
                  if n not in ("offender", "dealer", "declarer")}
-        rules.append({"if": {"properties": {"irregularity": {"const": kid}}},
-                      "then": {"properties": {"facts": {"properties": props, "additionalProperties": False}}}})
+        then: dict[str, Any] = {"properties": {"facts": {"properties": props, "additionalProperties": False}}}
+        if kind.no_offender:
+            then["not"] = {"required": ["offender"]}
+        rules.append({"if": {"properties": {"irregularity": {"const": kid}}, "required": ["irregularity"]},
+                      "then": then})
     for cid in code_ids:
         code = load_code(cid)
         rules.extend(code.seats.schema_rules(cid, kinds))
@@ -321,21 +324,25 @@ def incident_schema(code_ids: list[str], kind_ids: list[str] | None = None) -> d
 
 
 def _fact_schema(spec: Any) -> dict[str, Any]:
-    from .values import Card
+    """A fact's value as the catalogue types it (the patterns are the ruling schema's, from the vocabulary)."""
+    from .vocabulary import _JSON_TYPES
 
     t = spec.type
     if t.choices:
         return {"enum": list(t.choices)}
-    lo, hi = spec.bounds if spec.bounds else _bounds().fact_int
+    b = _bounds()
+    lo, hi = spec.bounds if spec.bounds else b.fact_int
+    calls = {"bid": "[1-7](C|D|H|S|R|NT)", "pass": "P", "double": "X", "redouble": "XX"}
     simple: dict[str, dict[str, Any]] = {
         "bool": {"type": "boolean"},
         "int": {"type": "integer", "minimum": lo, "maximum": hi},
-        "seat": {"enum": sorted(_bounds().seats, key="NESW".index)},
+        "seat": {"enum": sorted(b.seats, key="NESW".index)},
         "side": {"enum": ["NS", "EW"]},
-        "call": {"type": "string", "pattern": _bounds().call_re.pattern},
-        "bid": {"type": "string", "pattern": "^[1-7](C|D|H|S|R|NT)$"},
-        "card": {"type": "string", "pattern": Card.PATTERN},
-        "suit": {"enum": ["C", "D", "H", "S"]},
-        "str": {"type": "string", "minLength": _bounds().fact_str[0], "maxLength": _bounds().fact_str[1]},
+        "call": {"type": "string", "pattern": b.call_re.pattern if not spec.calls else
+                 "^(" + "|".join(calls[c] for c in spec.calls) + ")$"},
+        "bid": {"type": "string", "pattern": "^" + calls["bid"] + "$"},
+        "card": dict(_JSON_TYPES["card"]),
+        "suit": dict(_JSON_TYPES["suit"]),
+        "str": {"type": "string", "minLength": b.fact_str[0], "maxLength": b.fact_str[1]},
     }
-    return dict(simple[t.name])
+    return simple[t.name]

@@ -35,11 +35,13 @@ def _ref(name: str) -> dict[str, str]:
 _FILES = {"incident.schema.json": "Incident", "ruling.schema.json": "Ruling"}
 
 
-def _hoist(file: str, name: str, out: dict[str, Any]) -> dict[str, Any]:
-    """Copy ``schema/<file>`` into ``out`` as ``name``; its ``$defs`` become ``name`` + Def."""
+def _hoist(file: str, name: str, out: dict[str, Any], raw: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Copy ``schema/<file>`` (or ``raw``, a schema made from it) into ``out`` as ``name``; its ``$defs`` become
+    ``name`` + Def."""
     from .resources import schema_dir
 
-    raw = json.loads((schema_dir() / file).read_text(encoding="utf-8"))
+    if raw is None:
+        raw = json.loads((schema_dir() / file).read_text(encoding="utf-8"))
     defs = raw.pop("$defs", {})
     names = {d: name + d.title().replace("_", "") for d in defs}
 
@@ -78,9 +80,9 @@ def _arr(items: dict[str, Any]) -> dict[str, Any]:
 
 def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
     s: dict[str, Any] = {}
-    incident = _hoist("incident.schema.json", "Incident", s)
-    incident["properties"]["code"] = {"type": "string", "enum": code_ids}
-    incident["properties"]["irregularity"] = {"type": "string", "enum": kind_ids}
+    from .incident import incident_schema  # the codes and kinds by name, each kind's facts typed and bounded
+
+    incident = _hoist("incident.schema.json", "Incident", s, incident_schema(code_ids, kind_ids))
     _hoist("ruling.schema.json", "Ruling", s)
     _hoist("score.schema.json", "Score", s)
     for name in ("ScoreResult", "ScoreRubber"):

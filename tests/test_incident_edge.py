@@ -1,0 +1,251 @@
+"""Every incident checked at the edge: the published schema and the engine agree, no ruling names a seat the code
+lacks, and every refusal is one error naming its field.
+
+The fuzz tests run on mostly-valid incidents (tests/incidents.py) under every code; CI derandomizes them (the "ci"
+profile of tests/conftest.py). benchmarks/fuzz_rule.py runs 10,000.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bridgelaw
+from bridgelaw import BridgelawError, InputError
+
+from conftest import ROOT
+from incidents import random_incident, refusal_problems, ruling_problems, schema_valid
+
+FUZZ = {"max_examples": 300, "deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+
+
+# ---------------------------------------------------------------- rule, fuzzed
+
+
+@settings(**FUZZ)
+@given(st.integers(0, 2 ** 32))
+def test_mostly_valid_incidents_are_ruled_or_refused_by_field_and_no_ruling_names_a_seat_the_code_lacks(seed):
+    inc = random_incident(random.Random(seed))
+    try:
+        r = bridgelaw.rule(inc)
+    except InputError as e:
+        assert not refusal_problems(e, inc), (refusal_problems(e, inc), inc)
+        return
+    except BridgelawError as e:  # a law-file error from an incident is a bug: the incident was not checked
+        raise AssertionError(f"{type(e).__name__}: {e} for {inc}") from e
+    assert schema_valid(inc), f"the engine ruled on an incident the schema refuses: {inc}"
+    assert not ruling_problems(inc, r), (ruling_problems(inc, r), inc)
+
+
+@settings(**FUZZ)
+@given(st.integers(0, 2 ** 32))
+def test_the_edge_refuses_exactly_what_the_published_schema_refuses(seed):
+    """The shape: a schema-valid incident is read (bar the rules the schema cannot state: as many callers as calls,
+    offence_at within the auction); an incident the schema refuses is refused, naming a field."""
+    from bridgelaw.incident import read_incident
+
+    inc = random_incident(random.Random(seed))
+    valid = schema_valid(inc)
+    try:
+        read_incident(inc)
+    except InputError as e:
+        assert not refusal_problems(e, inc), (refusal_problems(e, inc), inc)
+        assert not valid or e.field in ("callers", "offence_at"), f"the schema takes {inc}; the edge says {e}"
+        return
+    assert valid, f"the edge read an incident the schema refuses: {inc}"
+
+
+def _strict():
+    from bridgelaw.incident import incident_schema
+    from bridgelaw.loader import code_ids
+
+    return incident_schema(code_ids())
+
+
+@pytest.fixture(scope="module")
+def strict_validator():
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(_strict())
+
+
+@settings(**FUZZ)
+@given(seed=st.integers(0, 2 ** 32))
+def test_an_incident_the_engine_rules_on_the_desks_schema_takes(seed, strict_validator):
+    """The desk's schema (the published one with the codes, the kinds, each kind's facts and three-hand's empty
+    seats stated) refuses nothing the engine rules on; what it refuses the engine refuses too."""
+    inc = random_incident(random.Random(seed))
+    try:
+        bridgelaw.rule(inc)
+    except InputError:
+        return
+    errors = [e.message for e in strict_validator.iter_errors(inc)]
+    assert not errors, (inc, errors)
+
+
+def test_the_desks_schema_refuses_what_only_the_code_can_tell():
+    import jsonschema
+
+    v = jsonschema.Draft202012Validator(_strict())
+    for bad in ({"code": "wcny-1931", "irregularity": "revoke"},
+                {"code": "wcny-1913", "irregularity": "revok"},
+                {"code": "wcny-1913", "irregularity": "revoke", "facts": {"establised": True}},
+                {"code": "wcny-1913", "irregularity": "revoke", "facts": {"established": "yes"}},
+                {"code": "wcny-1913", "irregularity": "revoke", "facts": {"revokes_by_side": 0}},
+                {"code": "wcny-1913", "irregularity": "extra_redouble", "facts": {"call": "1S"}},
+                {"code": "wcny-1913", "irregularity": "bystander_remark", "offender": "N"},
+                {"code": "wcny-1913-three-hand", "irregularity": "double_of_partner"},
+                {"code": "wcny-1913-three-hand", "irregularity": "revoke", "dealer": "S", "declarer": "N"},
+                {"code": "wcny-1913-three-hand", "irregularity": "insufficient_bid", "dealer": "S", "offender": "N"},
+                {"code": "wcny-1913-three-hand", "irregularity": "insufficient_bid", "dealer": "S",
+                 "auction": ["1H", "1D"], "callers": ["S", "N"]},
+                {"code": "wcny-1913-three-hand", "irregularity": "dummy_card_named", "dealer": "S", "declarer": "E",
+                 "offender": "W"}):
+        assert not v.is_valid(bad), bad
+        with pytest.raises(InputError):
+            bridgelaw.rule(bad)
+    # the dummy's hand may offend by its play: the declarer plays it
+    ok = {"code": "wcny-1913-three-hand", "irregularity": "revoke", "dealer": "S", "declarer": "E", "offender": "W",
+          "facts": {"established": True}}
+    assert v.is_valid(ok) and bridgelaw.rule(ok).laws[0].number == "63"
+
+
+# ---------------------------------------------------------------- one source
+
+
+def test_the_edge_reads_its_bounds_from_the_published_schema():
+    from bridgelaw.incident import _bounds, schema
+    from bridgelaw.vocabulary import _JSON_TYPES
+
+    s, b = schema(), _bounds()
+    assert b.auction_max == s["properties"]["auction"]["maxItems"] and b.code_len == s["properties"]["code"]["maxLength"]
+    assert b.fields == tuple(s["properties"]) and b.required == ("code", "irregularity")
+    # an incident's calls are written as a ruling's are
+    assert s["$defs"]["call"]["pattern"] == _JSON_TYPES["call"]["pattern"]
+    with pytest.raises(InputError) as e:
+        bridgelaw.rule({"code": "wcny-1913", "irregularity": "revoke", "note": "x" * (b.note_max + 1)})
+    assert e.value.field == "note"
+
+
+def test_every_fact_bound_is_within_what_the_schema_takes_of_any_fact():
+    from bridgelaw.incident import _bounds
+    from bridgelaw.loader import load_kinds
+
+    lo, hi = _bounds().fact_int
+    common, kinds = load_kinds()
+    specs = [*common.values(), *(f for k in kinds.values() for f in k.facts.values())]
+    bounded = [f for f in specs if f.bounds]
+    assert {f.name for f in bounded} >= {"revokes_by_side", "trick"}
+    assert all(lo <= f.bounds[0] <= f.bounds[1] <= hi for f in bounded)
+    assert all(f.bounds for f in specs if f.type.name == "int"), "every whole-number fact has its bounds"
+
+
+# ---------------------------------------------------------------- three-hand
+
+
+@pytest.mark.parametrize("inc, field", [
+    ({"irregularity": "exposed_card_in_auction", "dealer": "S", "offender": "N", "facts": {"card": "SA"}}, "offender"),
+    ({"irregularity": "revoke", "dealer": "S", "declarer": "N", "offender": "E"}, "declarer"),
+    ({"irregularity": "insufficient_bid", "dealer": "S", "auction": ["1H", "1S", "1D"], "callers": ["S", "N", "W"]},
+     "callers[1]"),
+    ({"irregularity": "dummy_warns_wrong_hand", "dealer": "S", "declarer": "E"}, "irregularity"),
+    ({"irregularity": "lead_out_of_turn", "dealer": "S", "declarer": "S", "offender": "E",
+      "facts": {"dummy_looked": True}}, "facts.dummy_looked"),
+    ({"irregularity": "claim", "dealer": "S", "declarer": "E", "offender": "W"}, "offender"),
+    ({"irregularity": "call_out_of_turn", "dealer": "S", "offender": "W", "facts": {"call": "1S",
+                                                                                   "doubled_player": "N"}},
+     "facts.doubled_player"),
+])
+def test_no_player_sits_at_the_dummy_packet_nor_acts_as_the_dummy(inc, field):
+    with pytest.raises(InputError) as e:
+        bridgelaw.rule({"code": "wcny-1913-three-hand", **inc})
+    assert e.value.field == field
+
+
+def test_three_hand_players_are_named_from_the_dealer_and_the_offender_without_an_auction():
+    r = bridgelaw.rule({"code": "wcny-1913-three-hand", "irregularity": "insufficient_bid", "dealer": "S",
+                        "offender": "W", "facts": {"call": "1C", "previous_bid": "1H"}})
+    assert (r.facts["succeeding_player"].value, r.facts["third_player"].value) == ("E", "S")
+    assert {o.chooser for o in r.options} == {("E", "S")} and not r.questions
+
+
+def test_a_redouble_beyond_the_limit_in_three_hand_is_penalized_for_each_other_player():
+    r = bridgelaw.rule({"code": "wcny-1913-three-hand", "irregularity": "extra_redouble", "dealer": "S",
+                        "auction": ["1H", "X", "XX", "P", "P", "XX"]})
+    points = next(o for o in r.options if o.id == "points")
+    assert points.chooser == ("S", "W") and points.provision.endswith("/T4/t4-redouble-more-than-once")
+    assert [dict(e.args)["player"] for e in points.effects] == ["S", "W"]
+    assert not ruling_problems({}, r)
+
+
+def test_a_remedy_waits_while_one_that_would_override_it_waits_on_an_answer():
+    """Three-hand law (10) overrides law 57 for a double out of turn, (5) for a redouble: with the call not known,
+    law 57's options are not given; the call is asked."""
+    r = bridgelaw.rule({"code": "wcny-1913-three-hand", "irregularity": "double_out_of_turn", "dealer": "S",
+                        "offender": "W"})
+    assert not r.options and [q.fact for q in r.questions] == ["call"]
+    step = next(t for t in r.trace if t.provision == "wcny-1913/57/double-out-of-turn")
+    assert not step.applied and "which would override it, needs call" in step.because
+    answered = bridgelaw.rule({"code": "wcny-1913-three-hand", "irregularity": "double_out_of_turn", "dealer": "S",
+                               "offender": "W", "facts": {"call": "X", "doubled_player": "S", "other_player": "E"}})
+    assert {o.provision for o in answered.options} == {"wcny-1913-three-hand/T10/t10-double-out-of-turn"}
+
+
+def test_the_kind_menu_of_three_hand_leaves_out_what_cannot_happen_there():
+    from bridgelaw import api
+
+    kinds = api.code_detail("wcny-1913-three-hand")["kinds"]
+    assert "revoke" in kinds and "extra_redouble" in kinds
+    assert not {"double_of_partner", "call_while_barred", "dummy_suggests_play", "act_for_partner"} & set(kinds)
+    assert "double_of_partner" in api.code_detail("wcny-1913")["kinds"]
+
+
+# ---------------------------------------------------------------- the record
+
+
+@pytest.mark.parametrize("kind, auction, ok", [
+    ("double_of_partner", ["1H", "P", "X"], True),
+    ("double_of_partner", ["1H", "X"], False),
+    ("double_of_partner", ["P", "X"], False),
+    ("redouble_of_partner_double", ["1H", "X", "P", "XX"], True),
+    ("redouble_of_partner_double", ["1H", "P", "X", "XX"], False),
+    ("extra_redouble", ["1H", "X", "XX", "P", "P", "XX"], True),
+    ("extra_redouble", ["1H", "X", "P", "P", "X"], True),
+    ("extra_redouble", ["1H", "XX"], False),
+    ("extra_redouble", ["1H", "X"], False),
+])
+def test_the_offending_call_of_a_kind_whose_record_holds_it_is_that_kind_of_call(kind, auction, ok):
+    inc = {"code": "wcny-1913", "irregularity": kind, "dealer": "S", "auction": auction}
+    if ok:  # ruled (1913 names a penalty for a redouble beyond the limit only; a second double it leaves silent)
+        r = bridgelaw.rule(inc)
+        assert r.options or r.effects[0].kind.value == "no_provision"
+        return
+    with pytest.raises(InputError) as e:
+        bridgelaw.rule(inc)
+    assert e.value.field == f"auction[{len(auction) - 1}]"
+
+
+def test_a_pass_given_as_a_double_out_of_turn_is_ruled_as_a_pass_out_of_turn():
+    r = bridgelaw.rule({"code": "wcny-1913", "irregularity": "double_out_of_turn", "dealer": "S", "offender": "E",
+                        "facts": {"call": "P"}})
+    assert r.irregularity == "pass_out_of_turn" and any("pass out of turn" in n for n in r.notes)
+
+
+# ---------------------------------------------------------------- no assert statements
+
+
+def test_no_assert_statement_guards_anything_in_the_package():
+    """Internal invariants raise a bridgelaw error (python -O would skip an assert: a wrong answer, silently)."""
+    found = []
+    for path in sorted((ROOT / "engine" / "bridgelaw").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        found += [f"{path.relative_to(ROOT)}:{n.lineno}" for n in ast.walk(tree) if isinstance(n, ast.Assert)]
+    assert not found, "assert statements: " + ", ".join(found)
+    text = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "engine" / "bridgelaw").rglob("*.py"))
+    assert not re.search(r"^\s*assert ", text, re.M)
