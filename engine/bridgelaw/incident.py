@@ -32,7 +32,7 @@ from typing import Any
 from .errors import InputError, UnknownCodeError, did_you_mean
 from .values import Call, Seat
 
-__all__ = ["Incident", "read_incident", "schema", "incident_schema", "CROSS_FIELD"]
+__all__ = ["Incident", "read_incident", "schema", "incident_schema", "CROSS_FIELD", "cross_field"]
 
 
 @dataclass(frozen=True)
@@ -65,11 +65,17 @@ class Incident:
         return f"Incident({', '.join(parts)})"
 
 
-#: The fields a schema-valid incident may still be refused by, each for a rule the schema cannot state (listed in
-#: the schema's description): the codes and kinds that exist, the facts of the kind, the seats of the code, the
-#: rotation, the auction record. Every refusal names one of these (or a path under ``facts.`` or ``auction[``).
-CROSS_FIELD = ("code", "irregularity", "dealer", "declarer", "offender", "auction", "callers", "offence_at", "facts",
-               "call")
+#: The fields an incident the desk's schema takes (:func:`incident_schema`) may still be refused by, each for a
+#: rule no JSON Schema can state (listed in the published schema's description): as many callers as calls, an
+#: offence_at within the auction, the rotation, the offending call of the record, what the record shows against what
+#: is given, the three-hand players' parts, the offender a kind names. Paths under them (``facts.call``,
+#: ``auction[3]``, ``callers[1]``) count as theirs.
+CROSS_FIELD = ("irregularity", "declarer", "offender", "auction", "callers", "offence_at", "facts")
+
+
+def cross_field(field: str) -> bool:
+    """Is ``field`` one a schema-valid incident may be refused by (:data:`CROSS_FIELD`, or a path under one)?"""
+    return field.split(".")[0].split("[")[0] in CROSS_FIELD
 
 
 @lru_cache(maxsize=1)
@@ -295,8 +301,13 @@ _NEEDS = {
 
 
 def incident_schema(code_ids: list[str], kind_ids: list[str] | None = None) -> dict[str, Any]:
-    """The published schema with the codes and kinds named, each kind's facts typed and bounded, and the seats
-    where no player sits refused (three-hand) — everything about an incident a JSON Schema can state."""
+    """The published schema with the codes and kinds named, the facts typed and bounded, the kinds no player
+    commits given no offender, and three-hand's kinds and seats of the auction where no player sits refused: as
+    much about an incident as a JSON Schema can state and a generator (schemathesis) can still draw from.
+
+    Each fact is typed by its name, across the kinds (a name the kinds type differently, such as ``call``, takes
+    any fact's value): one conditional per kind makes a schema no generator can draw from. What is left to the
+    engine, each refusal naming a field of :data:`CROSS_FIELD`, is listed at the end of its description."""
     from .catalogue import load_kinds
     from .loader import load_code
     from .resources import laws_dir
@@ -306,20 +317,40 @@ def incident_schema(code_ids: list[str], kind_ids: list[str] | None = None) -> d
     s["properties"]["code"] = {"type": "string", "enum": list(code_ids)}
     kind_ids = list(kind_ids if kind_ids is not None else kinds)
     s["properties"]["irregularity"] = {"type": "string", "enum": kind_ids}
-    rules: list[dict[str, Any]] = []
+    typed: dict[str, dict[str, Any]] = {}
+    loose: set[str] = set()
     for kid in kind_ids:
-        kind = kinds[kid]
-        props = {n: _fact_schema(spec) for n, spec in {**common, **kind.facts}.items()
-                 if n not in ("offender", "dealer", "declarer")}
-        then: dict[str, Any] = {"properties": {"facts": {"properties": props, "additionalProperties": False}}}
-        if kind.no_offender:
-            then["not"] = {"required": ["offender"]}
-        rules.append({"if": {"properties": {"irregularity": {"const": kid}}, "required": ["irregularity"]},
-                      "then": then})
+        for n, spec in {**common, **kinds[kid].facts}.items():
+            if n in ("offender", "dealer", "declarer"):
+                continue
+            one = _fact_schema(spec)
+            if typed.setdefault(n, one) != one:
+                loose.add(n)
+    for n in loose:
+        typed[n] = {"$ref": "#/$defs/fact"}
+    s["properties"]["facts"] = {**s["properties"]["facts"], "properties": dict(sorted(typed.items())),
+                                "additionalProperties": False}
+    s["properties"]["facts"].pop("propertyNames", None)
+    rules: list[dict[str, Any]] = []
+    lone = [kid for kid in kind_ids if kinds[kid].no_offender]
+    if lone:
+        rules.append({"if": {"properties": {"irregularity": {"enum": lone}}, "required": ["irregularity"]},
+                      "then": {"not": {"required": ["offender"]}}})
     for cid in code_ids:
-        code = load_code(cid)
-        rules.extend(code.seats.schema_rules(cid, kinds))
-    s["allOf"] = rules
+        rules.extend(load_code(cid).seats.schema_rules(cid, kinds))
+    if rules:
+        s["allOf"] = rules
+    left = [
+        "which facts are facts of the kind (each fact is typed here by its name, over all kinds)",
+        *(f"the {n} fact's type by kind (the kinds type it differently)" for n in sorted(loose)),
+        "as many callers as calls, and offence_at an index into auction",
+        "the callers following a rotation the laws allow",
+        "the offending call of a kind whose record holds it being that kind of call",
+        "what the auction record shows (the offender, the declarer, the requisite bid) agreeing with what is given",
+        "three-hand: in the play, the dummy opposite the declarer is no player; the parts of the players distinct",
+    ]
+    s["description"] = (s["description"].split(" This document leaves")[0] + " This document leaves to the engine: "
+                        + "; ".join(left) + ".")
     return s
 
 
