@@ -24,8 +24,11 @@ FIELDS = ("code", "irregularity", "dealer", "declarer", "offender", "auction", "
           "note", "call", "incident")
 #: Effects that act on the play, in the seats of the play (three-hand: the table reseated, the dummy opposite the
 #: declarer); the rest of an auction ruling acts on the auction, where the dummy packet lies opposite the dealer.
-PLAY_EFFECTS = {"call_lead", "forbid_lead", "lead_from", "play_card", "play_highest", "play_lowest", "win_trick",
-                "lose_trick", "exposed_card", "revoke_penalty", "place_cards", "retract"}
+#: (`in_play` in schema/effects.yaml.)
+def play_effects() -> frozenset[str]:
+    from bridgelaw.vocabulary import vocabulary
+
+    return vocabulary().play_kinds()
 
 
 @lru_cache(maxsize=None)
@@ -192,7 +195,7 @@ def ruling_problems(incident: dict[str, Any], r: Any) -> list[str]:
     for where, e in named:
         kind_name = e.kind.value
         for name, v in e.args:
-            if kind_name in PLAY_EFFECTS:
+            if kind_name in play_effects():
                 continue
             if not in_play:
                 if name in ("side", "from", "to"):

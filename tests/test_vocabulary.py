@@ -210,6 +210,17 @@ def test_count_and_differs_from_are_the_loaders_tables_and_the_schemas():
     assert not _EFFECT_V.is_valid({**ok, "to": "NS"})
 
 
+def test_the_effects_that_act_on_the_play_are_the_vocabularys_in_play_kinds():
+    """Which effects are seated as the play is (three-hand: the dummy opposite the declarer) is the vocabulary's
+    `in_play`; the three-hand seat model reads it. An effect on the auction is never in play, one on a card is."""
+    from bridgelaw.seats import _play_effects
+
+    play = VOCAB.play_kinds()
+    assert play == _play_effects() and {"call_lead", "play_card", "exposed_card", "revoke_penalty"} <= play
+    assert not play & {"bar", "cancel_call", "new_deal", "no_provision", "score", "amend_call"}
+    assert play <= {k.name for k in VOCAB.kinds}
+
+
 _RULING = json.loads((SCHEMA / "ruling.schema.json").read_text())
 _EFFECT_V = jsonschema.Draft202012Validator({"$defs": _RULING["$defs"], "$ref": "#/$defs/effect"})
 

@@ -228,7 +228,7 @@ class ThreeHand(SeatModel):
             named.append(("its chooser " + prov.chooser_text, prov.chooser))
         for o in (None, *prov.options):
             for e in (prov.effects if o is None else o.effects):
-                if e.kind.value in _PLAY_EFFECTS:
+                if e.kind.value in _play_effects():
                     continue
                 for name, lit, fn in e.fields:
                     named.append((f"its effect {e.kind.value}.{name} ({lit})", fn if fn is not None else
@@ -335,10 +335,12 @@ def _in_play(phase: str) -> bool:
     return phase in ("play", "scoring")
 
 
-#: Effects that act on the play, whose seats are the play's (three-hand: the table reseated, the dummy opposite the
-#: declarer) even in a ruling on the auction: the lead a declarer may call, a card a player must play.
-_PLAY_EFFECTS = frozenset(("call_lead", "forbid_lead", "lead_from", "play_card", "play_highest", "play_lowest",
-                           "win_trick", "lose_trick", "exposed_card", "revoke_penalty", "place_cards", "retract"))
+def _play_effects() -> frozenset[str]:
+    """Effects that act on the play, whose seats are the play's (three-hand: the table reseated, the dummy opposite
+    the declarer) even in a ruling on the auction: ``in_play`` in the effect vocabulary."""
+    from .vocabulary import vocabulary
+
+    return vocabulary().play_kinds()
 
 
 #: The seat models, by the number of players a code's ``players`` names: the one source of which player

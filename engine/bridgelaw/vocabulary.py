@@ -107,6 +107,7 @@ class KindSpec:
     one_of: tuple[tuple[str, ...], ...] = ()
     clashes: tuple[str, ...] = ()  # both ways: the kinds it lists, and the kinds that list it
     listed: tuple[str, ...] = ()  # the clashes as written on this kind
+    in_play: bool = False  # it acts on the play: its seats are the play's, even in a ruling on the auction
 
     def field(self, name: str) -> FieldSpec | None:
         for f in self.fields:
@@ -156,6 +157,10 @@ class Vocabulary:
         """The fields of each kind that count something (``count: true``): never below zero."""
         return {k.name: names for k in self.kinds if (names := tuple(f.name for f in k.fields if f.count))}
 
+    def play_kinds(self) -> frozenset[str]:
+        """The kinds that act on the play (``in_play: true``): their seats are the play's."""
+        return frozenset(k.name for k in self.kinds if k.in_play)
+
     def distinct_fields(self) -> dict[str, tuple[tuple[str, str], ...]]:
         """The pairs of fields of each kind that must differ (``differs_from``): (the other field, this one)."""
         return {k.name: pairs for k in self.kinds
@@ -200,7 +205,7 @@ def _build(path: Path, display: str) -> Vocabulary:
             both[k.name].append(other)
             both[other].append(k.name)
     return Vocabulary(tuple(KindSpec(k.name, k.description, k.fields, k.wording, k.one_of, tuple(both[k.name]),
-                                     k.listed) for k in kinds), display)
+                                     k.listed, k.in_play) for k in kinds), display)
 
 
 def _check_schema(src: Source, schema_path: Path) -> None:
@@ -298,7 +303,7 @@ def _kind(src: Source, name: str, spec: Mapping[str, Any]) -> KindSpec:
             tuple((w.get("where") or {}).items()), tuple((w.get("below") or {}).items())))
     _check_total(src, key, name, tuple(fields), tuple(one_of), tuple(wordings))
     return KindSpec(name, spec["description"], tuple(fields), tuple(wordings), tuple(one_of),
-                    listed=tuple(spec.get("clashes") or ()))
+                    listed=tuple(spec.get("clashes") or ()), in_play=bool(spec.get("in_play", False)))
 
 
 def _a(word: str) -> str:
