@@ -29,7 +29,7 @@ from .effects import _no_double_entry
 from . import remedies
 from .rulings import rule_cached
 from .state import (
-    ACTION_ARGS, OVER, CallRecord, HistoryEntry, Obligation, Pending, Phase, Revoke, TableState, Trick, legacy_view,
+    ACTION_ARGS, OVER, CallRecord, entry_of, HistoryEntry, Obligation, Pending, Phase, Revoke, TableState, Trick, legacy_view,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -164,10 +164,8 @@ class Table:
         if not isinstance(detect, bool):
             raise InputError("detect", f"expected true or false, got {detect!r}")
         self._st = TableState(c.id, self.variant, d, deal, detect)
-        self._dealt: dict[str, list[str]] | None = None
         if deal is not None:
-            self._dealt = _hands_of(deal)
-            self._st.hands = {s: h[:] for s, h in self._dealt.items()}
+            self._st.hands = _hands_of(deal)
         self._legacy: dict[str, Any] | None = None
         self._setup()
         if history is not None:
@@ -320,7 +318,7 @@ class Table:
     def history(self) -> tuple[HistoryEntry, ...]:
         """Every action in order, as made (the irregular ones included), with what the table made of it: each
         ruling, and each remedy chosen and by whom (``docs/table.md``)."""
-        return tuple(self._st.history)
+        return tuple(entry_of(h) for h in self._st.history)
 
     @property
     def pending_ruling(self) -> Ruling | None:
@@ -461,7 +459,7 @@ class Table:
         s = seat if type(seat) is str and seat in _LHO else self._seat(seat)
         self._refuse_seat(s, "call")
         text, ans = self._call(s, call)
-        st.history.append(HistoryEntry("call", s, {"call": text}) if ans is _LEGAL else
+        st.history.append(("call", s, text) if ans is _LEGAL else
                           self._entry("call", s, {"call": text}, ans))
         self._legacy = None
         return ans
@@ -743,7 +741,7 @@ class Table:
         if hands is not None and ct not in hands[sv]:
             raise MalformedActionError("card", f"{sv} does not hold {ct}")
         ans = self._play(sv, ct)
-        st.history.append(HistoryEntry("play", sv, {"card": ct}) if ans is _LEGAL else
+        st.history.append(("play", sv, ct) if ans is _LEGAL else
                           self._entry("play", sv, {"card": ct}, ans))
         self._legacy = None
         return ans
@@ -1103,7 +1101,7 @@ class Table:
         hist = self._st.history
         if not hist:
             raise OutOfTurnError("pop", "nothing to take back: no action has been made")
-        last = hist[-1]
+        last = entry_of(hist[-1])
         self._rebuild(hist[:-1])
         return last
 
@@ -1112,7 +1110,7 @@ class Table:
     def copy(self) -> "Table":
         """An independent copy of the table (state and history)."""
         t = object.__new__(type(self))
-        t.code, t.rules, t._dealt, t._legacy = self.code, self.rules, self._dealt, None
+        t.code, t.rules, t._legacy = self.code, self.rules, None
         t._st = self._st.copy()
         return t
 
@@ -1163,7 +1161,7 @@ class Table:
             raise TableStateError(where, f"expected a list of actions, got {type(entries).__name__}")
         for i, raw in enumerate(entries):
             at = f"{where}[{i}]"
-            e = raw if isinstance(raw, HistoryEntry) else _entry_from(raw, at)
+            e = raw if isinstance(raw, HistoryEntry) else entry_of(raw) if type(raw) is tuple else _entry_from(raw, at)
             try:
                 self._do(e)
             except TableStateError:
@@ -1172,7 +1170,7 @@ class Table:
                 field_name = getattr(err, "field", "")
                 raise TableStateError(at, f"{e.action} is refused: {field_name}: {getattr(err, 'message', err)}") from None
             if verify and isinstance(raw, Mapping):
-                got = self._st.history[-1].to_dict()
+                got = entry_of(self._st.history[-1]).to_dict()
                 for k in ("legal", "irregularity", "offender", "options", "remedy"):
                     if k in raw and raw[k] != got.get(k):
                         raise TableStateError(f"{at}.{k}", f"the table gives {got.get(k)!r} here, the history says "
@@ -1226,7 +1224,7 @@ class Table:
         if st.history:
             args.append("history=" + repr([{k: v for k, v in h.to_dict().items()
                                             if k in ("action", "seat") or k in ACTION_ARGS[h.action]}
-                                           for h in st.history]))
+                                           for h in map(entry_of, st.history)]))
         return f"Table({', '.join(args)})"
 
     # ------------------------------------------------------------------ consistency
@@ -1243,7 +1241,7 @@ class Table:
             bad("phase", f"unknown phase {st.phase!r}")
         if len(st.current) > 3:
             bad("current", f"{len(st.current)} cards in a trick not yet quitted")
-        if st.hands is not None and self._dealt is not None:
+        if st.hands is not None:
             played = [c for t in st.tricks for _, c in t.cards] + [c for _, c in st.current]
             held = [c for h in st.hands.values() for c in h]
             if sorted(played + held) != sorted(_CARD_TEXTS) or len(set(played + held)) != 52:

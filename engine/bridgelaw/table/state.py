@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 __all__ = [
-    "SCHEMA_ID", "VERSION", "Phase", "OVER", "ACTION_ARGS", "CallRecord", "Trick", "Obligation", "Revoke", "PenaltyScore",
+    "SCHEMA_ID", "VERSION", "Phase", "OVER", "ACTION_ARGS", "entry_of", "CallRecord", "Trick", "Obligation", "Revoke", "PenaltyScore",
     "RecordedEffect", "NoDouble", "Doubling", "Pending", "HistoryEntry", "TableState",
 ]
 
@@ -341,7 +341,7 @@ class TableState:
     pending: Pending | None = None
     deferred: list[Pending] = field(default_factory=list)
     next_dealer: str | None = None
-    history: list[HistoryEntry] = field(default_factory=list)
+    history: list[Any] = field(default_factory=list)  # HistoryEntry, or (action, seat, value) for a legal call or card
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -368,7 +368,7 @@ class TableState:
             "pending": self.pending.to_dict() if self.pending is not None else None,
             "deferred": [p.to_dict() for p in self.deferred],
             "next_dealer": self.next_dealer,
-            "history": [h.to_dict() for h in self.history],
+            "history": [entry_of(h).to_dict() for h in self.history],
         }
 
     @classmethod
@@ -408,6 +408,14 @@ class TableState:
         out = TableState.from_dict(d)
         out.history = list(hist)
         return out
+
+
+def entry_of(h: Any) -> HistoryEntry:
+    """A history entry: the table keeps a legal call or card as ``(action, seat, value)`` (its hot path),
+    anything else as a :class:`HistoryEntry`."""
+    if type(h) is tuple:
+        return HistoryEntry(h[0], h[1], {ACTION_ARGS[h[0]][0]: h[2]})
+    return h  # type: ignore[no-any-return]
 
 
 def _plain(v: Any) -> Any:
