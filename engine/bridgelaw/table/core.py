@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..scoring import Contract, Score
     from .effects import Act
 
-__all__ = ["Table", "Answer", "Outcome", "PlayedTrick", "find_variant"]
+__all__ = ["Table", "Answer", "Outcome", "PlayedTrick", "find_variant", "DETECTED"]
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,26 @@ _BID_TEXT = re.compile(r"^(\d+)(C|D|H|S|R|NT|N)$")
 _DEAL_ORDER = {"N": "NESW", "E": "ESWN", "S": "SWNE", "W": "WNES"}
 _HIGHER: dict[tuple[str, str, str], bool] = {}  # (code, bid, than) -> is bid higher
 _VARIANTS: list[type["Table"]] = []
+_CLAIM_FACTS = ("after_declarer_claim", "after_dealer_claim")
+
+#: the irregularities the table detects for itself (``report`` rules any other kind the table cannot see)
+DETECTED = frozenset({
+    "call_out_of_turn", "pass_out_of_turn", "insufficient_bid", "impossible_bid", "call_while_barred",
+    "double_of_partner", "redouble_of_partner_double", "extra_redouble", "declaration_out_of_turn",
+    "declaration_passed_back", "double_out_of_turn", "exposed_card_in_auction", "lead_out_of_turn",
+    "premature_play", "failure_to_play_as_directed", "revoke", "exposed_card_before_lead", "exposed_card", "claim",
+    "extra_card_played",
+})
+
+
+def _kind_facts(kind: str) -> Mapping[str, Any]:
+    """The facts the kinds catalogue gives ``kind`` (laws/kinds.yaml and kinds.d)."""
+    from ..loader import load_kinds
+    from ..resources import laws_dir
+
+    _, kinds = load_kinds(str(laws_dir()))
+    k = kinds.get(kind)
+    return k.facts if k is not None else {}
 
 
 def find_variant(code: Code) -> type["Table"]:
@@ -810,6 +830,9 @@ class Table:
             facts["position"] = "third_before_second"  # the declarer third before the second
         else:
             facts["position"] = "other"
+        second = _LHO[leader]
+        if len(cur) == 1 and st.hands is not None and sv != second:  # the table sees whether he could follow
+            facts["second_hand_void"] = not any(c[0] == cur[0][1][0] for c in st.hands[second])
         return self._ruled("premature_play", sv, facts, card=(sv, ct))
 
     def _before_the_opening_lead(self, sv: str, ct: str) -> Answer | None:
@@ -981,8 +1004,10 @@ class Table:
         if not isinstance(threw_cards, bool):
             raise MalformedActionError("threw_cards", f"expected true or false, got {threw_cards!r}")
         facts: dict[str, Any] = {"threw_cards": threw_cards}
-        if st.claimed_by is not None and s != st.declarer:
-            facts["after_declarer_claim"] = True
+        after = st.claimed_by is not None and s != st.declarer
+        for name in _CLAIM_FACTS:  # the catalogue's names for "after the declarer's (straight: dealer's) claim"
+            if name in _kind_facts("claim"):
+                facts[name] = after
         ans = self._ruled("claim", s, facts)
         if s == st.declarer and st.claimed_by is None:
             st.claimed_by = s

@@ -24,7 +24,7 @@ from .state import NoDouble, Obligation, PenaltyScore, Pending, RecordedEffect, 
 if TYPE_CHECKING:  # pragma: no cover
     from .core import Table
 
-__all__ = ["HANDLERS", "Act", "handles"]
+__all__ = ["HANDLERS", "ENFORCED", "Act", "handles"]
 
 
 @dataclass(frozen=True)
@@ -41,20 +41,26 @@ class Act:
     law: str
     remedy: str
     by: str | None
+    correction: bool = False  # a renounce corrected in time: the card of the suit led is already substituted
 
 
 Handler = Callable[["Table", dict[str, Any], Act], None]
 HANDLERS: dict[str, Handler] = {}
+#: the kinds the table carries out itself (the rest it records, or they ask nothing of it)
+ENFORCED: set[str] = set()
 
 
-def handles(*kinds: EffectKind) -> Callable[[Handler], Handler]:
-    """Register the handler of ``kinds`` (each kind has exactly one)."""
+def handles(*kinds: EffectKind, enforced: bool = True) -> Callable[[Handler], Handler]:
+    """Register the handler of ``kinds`` (each kind has exactly one); ``enforced``: the table carries the
+    kind out (a penalty it enforces), rather than recording it or having nothing to do."""
 
     def register(fn: Handler) -> Handler:
         for k in kinds:
             if k.value in HANDLERS:
                 raise RuntimeError(f"effect kind {k.value} has two handlers: {HANDLERS[k.value].__name__}, {fn.__name__}")
             HANDLERS[k.value] = fn
+            if enforced:
+                ENFORCED.add(k.value)
         return fn
 
     return register
@@ -92,7 +98,7 @@ def _call_stands(t: "Table", e: dict[str, Any], act: Act) -> None:
         _record(t, {**e, "seat": act.call[0], "call": act.call[1], "not_entered": err.message}, act)
 
 
-@handles(EffectKind.CANCEL_CALL)
+@handles(EffectKind.CANCEL_CALL, enforced=False)
 def _cancel_call(t: "Table", e: dict[str, Any], act: Act) -> None:
     """The irregular call is void: the table never entered it in the auction, so nothing moves."""
 
@@ -153,7 +159,10 @@ def _lead(t: "Table", e: dict[str, Any], act: Act) -> None:
 
 @handles(EffectKind.PLAY_HIGHEST, EffectKind.PLAY_LOWEST, EffectKind.WIN_TRICK, EffectKind.LOSE_TRICK)
 def _how_to_play(t: "Table", e: dict[str, Any], act: Act) -> None:
-    """The highest or lowest of the suit led, or the trick won or lost, the next time he plays."""
+    """The highest or lowest of the suit led, or the trick won or lost, the next time he plays. In a renounce
+    corrected in time, the card substituted for it is already his highest or lowest."""
+    if act.correction and e["kind"] in ("play_highest", "play_lowest"):
+        return
     t._st.obligations.append(Obligation(e["kind"], e["seat"]))
 
 
@@ -196,7 +205,7 @@ def _revoke_penalty(t: "Table", e: dict[str, Any], act: Act) -> None:
     t._established_revokes(now=True)
 
 
-@handles(EffectKind.RETRACT)
+@handles(EffectKind.RETRACT, enforced=False)
 def _retract(t: "Table", e: dict[str, Any], act: Act) -> None:
     """The cards played irregularly are taken back: the table caught the irregularity before anyone played
     to it, so they never left the hand."""
@@ -226,14 +235,14 @@ def _revoke_score(t: "Table", e: dict[str, Any], act: Act) -> None:
 # ---------------------------------------------------------------------------------------------- no action
 
 
-@handles(EffectKind.NO_PENALTY, EffectKind.DEAL_STANDS)
+@handles(EffectKind.NO_PENALTY, EffectKind.DEAL_STANDS, enforced=False)
 def _nothing(t: "Table", e: dict[str, Any], act: Act) -> None:
     """No penalty; the deal stands: the play goes on as it was."""
 
 
 @handles(EffectKind.NO_PROVISION, EffectKind.PROCEDURE, EffectKind.DISCRETION, EffectKind.RESHUFFLE,
          EffectKind.RIGHT_LOST, EffectKind.LEAD_FROM, EffectKind.CORRECT_SCORE, EffectKind.PLACE_CARDS,
-         EffectKind.PAY_STAKES, EffectKind.AVERAGE_SCORE)
+         EffectKind.PAY_STAKES, EffectKind.AVERAGE_SCORE, enforced=False)
 def _record_effect(t: "Table", e: dict[str, Any], act: Act) -> None:
     """What the table cannot carry out itself (the players, a referee or the scorer do): recorded."""
     _record(t, e, act)

@@ -108,7 +108,7 @@ def _carry_out(t: "Table", p: Pending, r: Ruling, chosen: Option | None, decline
     # an irregular call or card that no effect disposes of is simply not made: the card stays in the
     # hand (exposed, if a remedy says so), and the turn stays where it was (law 49 for a pass)
     law = chosen.law if chosen and chosen.law else (r.laws[0].number if r.laws else "")
-    act = Act(p, p.call, fix.wrong if fix else p.card, suit, card, law, remedy, who)
+    act = Act(p, p.call, fix.wrong if fix else p.card, suit, card, law, remedy, who, fix is not None)
     if declined:
         if p.call:
             HANDLERS["call_stands"](t, {"kind": "call_stands"}, act)
@@ -117,8 +117,6 @@ def _carry_out(t: "Table", p: Pending, r: Ruling, chosen: Option | None, decline
     if fix:  # the card played in error back in his hand (exposed, if a remedy says so), the right one played
         _substitute(t, fix)
     for e in effects:
-        if fix and e["kind"] in ("play_highest", "play_lowest"):
-            continue  # carried out by the correction: the card substituted is his highest or lowest
         HANDLERS[e["kind"]](t, e, act)
     if p.kind == "revoke" and p.revoke is not None:
         for rv in st.revokes:
