@@ -4,7 +4,9 @@ every state reached by apply() consistent, and the state round-trips through JSO
 from __future__ import annotations
 
 import json
+import re
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -777,7 +779,7 @@ def test_legal_calls_are_exactly_the_calls_the_table_accepts(seed):
         seat = t.turn.value
         listed = set(t.legal_calls())
         for c in (ALL_CALLS if t.variant != "straight-bridge" else ["P", "X", "XX", "C", "D", "H", "S", "NT"]):
-            trial = Table.from_json(t.to_json())
+            trial = t.copy()
             try:
                 accepted = trial.call(seat, c).legal
             except bridgelaw.InputError:
@@ -829,8 +831,11 @@ def test_a_pass_out_of_turn_holds_the_passer_until_the_declaration_is_overbid_or
     with pytest.raises(bridgelaw.InputError, match="re-enter the bidding only"):
         t.call("N", "2H")
     t.call("N", "P")
-    t.call("E", "2C")
-    assert "2H" in t.legal_calls() or t.turn.value != "N"
+    t.call("E", "2C")  # the heart overbid: North is free again when his turn comes
+    assert t.bars == {} and t.turn.value == "S"
+    t.call("S", "P")
+    t.call("W", "P")
+    assert t.turn.value == "N" and "2H" in t.legal_calls() and t.call("N", "2H").legal
 
 
 def test_a_three_hand_redouble_penalty_goes_to_each_adversary():
@@ -872,3 +877,333 @@ def test_either_player_of_the_choosing_side_may_name_the_choice():
     t2.call("W", "1S")
     with pytest.raises(bridgelaw.InputError, match="chosen by NS"):
         t2.apply("penalize", by="E")
+
+
+# ---------------------------------------------------------------------------------------------- the game-engine API
+
+import jsonschema  # noqa: E402
+
+from bridgelaw.errors import (  # noqa: E402
+    BridgelawError, IllegalActionError, MalformedActionError, OutOfTurnError, RulingPendingError, TableError,
+    TableStateError,
+)
+from bridgelaw.table import Phase, find_variant  # noqa: E402
+from bridgelaw.table.effects import HANDLERS  # noqa: E402
+from bridgelaw.table.core import DETECTED  # noqa: E402
+
+from conftest import ROOT  # noqa: E402
+
+STATE_V = jsonschema.Draft202012Validator(json.loads((ROOT / "schema" / "table-state.schema.json").read_text()))
+
+
+def _answer_plausibly(t: Table, r) -> None:
+    q = r.questions[0]
+    t.answer(**{q.fact: (q.choices[0] if q.choices else False if q.type == "bool" else 1 if q.type == "int"
+                         else t.dealer.value if q.type == "seat" else "NS" if q.type == "side"
+                         else "1H" if q.type == "call" else "H")})
+
+
+def _random_step(t: Table, rnd: random.Random) -> None:
+    """One action: mostly what a player in turn may do, sometimes an irregularity, a remedy when one waits
+    (a refusal is the table's own error and moves nothing)."""
+    r = t.pending_ruling
+    if r is not None:
+        if r.questions and not (t.phase == "auction" and all(q.fact == "declarer" for q in r.questions)):
+            return _answer_plausibly(t, r)
+        opt = rnd.choice(r.options) if r.options else None
+        card = None
+        if t.phase == "play" and opt is not None:
+            card = rnd.choice(sorted({c for s in "NESW" for c in t.hand(s)}))
+        _refused_moves_nothing(t, t.apply, opt.id if opt else None, by=opt.chooser if opt else None,
+                               suit=rnd.choice("CDHS"), card=card)
+        if t.pending_ruling is r and r.facts.get("established") is False:  # a correction needs its card
+            seat = r.facts["offender"].value
+            led = (t.current_trick or t.tricks[-1].cards)[0][1][0]
+            follow = [c for c in t.hand(seat) if c[0] == led]
+            if follow:
+                _refused_moves_nothing(t, t.apply, opt.id if opt else None, by=opt.chooser if opt else None,
+                                       card=follow[0])
+        return None
+    seat, roll = t.turn, rnd.random()
+    assert seat is not None
+    seats = [s for s in "NESW" if not (t.variant == "three-hand" and t.phase == "auction" and s == t.dummy_packet)]
+    if t.phase == "auction":
+        legal = t.legal_calls()
+        assert legal, "a turn in the auction with no call open"
+        if roll < 0.07:
+            _refused_moves_nothing(t, t.call, rnd.choice([s for s in seats if s != seat]), rnd.choice(legal))
+        elif roll < 0.12 and t.calls and t.variant != "straight-bridge":
+            _refused_moves_nothing(t, t.call, seat, rnd.choice(["1C", "1D", "2C", "1H", "8S", "X", "XX"]))
+        elif roll < 0.14:
+            s = rnd.choice(seats)
+            _refused_moves_nothing(t, t.expose, s, rnd.choice(t.hand(s)))
+        else:
+            t.call(seat, "P" if len(t.calls) > 6 and "P" in legal else rnd.choice(legal))
+        return None
+    legal = t.legal_cards()
+    assert legal, "a turn in the play with no card open"
+    hand = t.hand(seat)
+    others = [x for x in "NESW" if x != seat and t.hand(x)]
+    if roll < 0.04 and others:
+        s = rnd.choice(others)
+        _refused_moves_nothing(t, t.play, s, rnd.choice(t.hand(s)))
+    elif roll < 0.09 and set(hand) - set(legal):
+        t.play(seat, rnd.choice(sorted(set(hand) - set(legal))))
+    elif roll < 0.11 and any(not r.established for r in t.revokes):
+        _refused_moves_nothing(t, t.correct_revoke, next(r for r in t.revokes if not r.established).seat)
+    elif roll < 0.12:
+        s = rnd.choice("NESW")
+        if t.hand(s):
+            _refused_moves_nothing(t, t.expose, s, rnd.choice(t.hand(s)))
+    elif roll < 0.125:
+        _refused_moves_nothing(t, t.claim, rnd.choice("NESW"), threw_cards=rnd.random() < 0.5)
+    elif roll < 0.13 and len(hand) > 1:
+        _refused_moves_nothing(t, t.play_together, seat, rnd.sample(hand, 2))
+    elif roll < 0.135 and any(t.exposed(s) for s in "NESW"):
+        s = next(s for s in "NESW" if t.exposed(s))
+        _refused_moves_nothing(t, t.call_card, s, t.exposed(s)[0])
+    else:
+        t.play(seat, rnd.choice(legal))
+    return None
+
+
+def _random_deal(code: str, cards, seed: int, steps: int = 300):
+    """A table and the states it passed through: a random deal, random irregularities and remedies."""
+    rnd = random.Random(seed)
+    t = Table(code, rnd.choice("NESW"), pbn(list(cards)))
+    states = [t.to_json()]
+    for _ in range(steps):
+        if t.is_over():
+            break
+        _random_step(t, rnd)
+        states.append(t.to_json())
+    return t, states, rnd
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(code=st.sampled_from(bridgelaw.codes()), cards=st.permutations(CARDS), seed=st.integers(0, 10 ** 6))
+def test_pop_after_any_action_restores_the_exact_previous_state(code, cards, seed):
+    rnd = random.Random(seed)
+    t = Table(code, rnd.choice("NESW"), pbn(list(cards)))
+    for _ in range(200):
+        if t.is_over():
+            break
+        before, n = t.to_json(), len(t.history)
+        _random_step(t, rnd)
+        if len(t.history) == n:
+            assert t.to_json() == before  # refused: nothing moved
+            continue
+        taken = t.copy()
+        last = taken.pop()
+        assert taken.to_json() == before and last == t.history[-1]
+        assert t.to_json() != before or last.action == "answer"
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(code=st.sampled_from(bridgelaw.codes()), cards=st.permutations(CARDS), seed=st.integers(0, 10 ** 6))
+def test_the_history_replayed_onto_a_fresh_table_reproduces_the_state(code, cards, seed):
+    t, states, _ = _random_deal(code, cards, seed)
+    fresh = Table(code, t.dealer, t.deal)
+    for entry in t.history:
+        fresh.push(entry)
+    assert fresh.to_json() == t.to_json()
+    from_data = Table(code, t.dealer, t.deal, history=[h.to_dict() for h in t.history])
+    assert from_data.to_json() == t.to_json()
+    assert eval(repr(t), {"Table": Table}).to_json() == t.to_json()  # the repr builds the table again
+    assert Table.from_json(t.to_json()).to_json() == t.to_json()
+    for state in states[:: max(1, len(states) // 8)]:
+        STATE_V.validate(json.loads(state))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(code=st.sampled_from(bridgelaw.codes()), cards=st.permutations(CARDS), seed=st.integers(0, 10 ** 6))
+def test_every_turn_is_a_seat_the_legal_lists_answer_for(code, cards, seed):
+    rnd = random.Random(seed)
+    t = Table(code, rnd.choice("NESW"), pbn(list(cards)))
+    for _ in range(300):
+        if t.is_over():
+            assert t.turn is None and t.legal_calls() == [] and t.legal_cards() == [] and t.outcome() is not None
+            break
+        if t.pending_ruling is not None:
+            assert t.turn is None and t.legal_calls() == [] and t.legal_cards() == []
+        elif t.phase == "auction":
+            assert t.turn is not None and t.legal_calls()
+            assert t.turn == t.next_caller()
+        else:
+            assert t.turn is not None and t.legal_cards()
+            assert set(t.legal_cards()) <= set(t.hand(t.turn)) and t.turn == t.next_player()
+        _random_step(t, rnd)
+        t.check()
+
+
+def _mutated_action(t: Table, rnd: random.Random):
+    """An action a careless engine might send: a wrong seat or card, nonsense values, the wrong time."""
+    junk = [None, 7, "", "ZZ", "1Z", "8S", "S", "N", "NT", "XX", [], {"a": 1}, "sa", " 1s ", "H10", Seat.N, "dummy"]
+    seat = rnd.choice([*"NESW", *junk])
+    return rnd.choice([
+        lambda: t.call(seat, rnd.choice([*junk, *t.legal_calls(), "P", "X"])),
+        lambda: t.play(seat, rnd.choice([*junk, *CARDS])),
+        lambda: t.expose(seat, rnd.choice([*junk, *CARDS])),
+        lambda: t.apply(rnd.choice([None, "penalize", "zz", 3, "tricks", "stand"]), suit=rnd.choice([None, "D", "Q", 1]),
+                        by=rnd.choice([None, *"NESW", "NS", "EW", "X"]), card=rnd.choice([None, *CARDS[:5], "Z9"])),
+        lambda: t.answer(**{rnd.choice(["declarer", "established", "nope"]): rnd.choice([True, "N", 3, None, object()])}),
+        lambda: t.claim(seat, threw_cards=rnd.choice([True, False, "yes"])),
+        lambda: t.call_card(seat, rnd.choice([*junk, *CARDS])),
+        lambda: t.play_together(seat, rnd.choice([[], ["SA"], ["SA", "SA"], ["SA", "SK"], "SASK", None])),
+        lambda: t.correct_revoke(seat),
+        lambda: t.quit_trick(),
+        lambda: t.report(rnd.choice(["dummy_suggests_play", "revoke", "nope", 5]), seat),
+        lambda: t.pop(),
+        lambda: t.push(rnd.choice([{"action": "call", "seat": "S", "call": "1H"}, {"action": "fly"}, {}, 5,
+                                   {"action": "play", "seat": "N", "card": "SA", "extra": 1}])),
+    ])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(code=st.sampled_from(bridgelaw.codes()), cards=st.permutations(CARDS), seed=st.integers(0, 10 ** 6))
+def test_the_table_fuzzed_with_careless_actions_raises_only_its_own_errors(code, cards, seed):
+    """Mostly-valid action sequences, with malformed and ill-timed actions among them: nothing escapes but
+    bridgelaw's own errors, a refused action moves nothing, and every state passes check()."""
+    rnd = random.Random(seed)
+    t = Table(code, rnd.choice("NESW"), pbn(list(cards)))
+    for _ in range(150):
+        if t.is_over():
+            break
+        if rnd.random() < 0.3:
+            before = t.to_json()
+            try:
+                _mutated_action(t, rnd)()
+            except BridgelawError as e:
+                assert isinstance(e, (TableError, bridgelaw.InputError)) and t.to_json() == before, e
+        else:
+            _random_step(t, rnd)
+        t.check()
+
+
+def test_every_effect_kind_has_one_handler_at_the_table():
+    assert set(HANDLERS) == {k.value for k in bridgelaw.EffectKind}
+
+
+def test_the_kinds_the_table_detects_are_in_the_catalogue_and_the_state_schema_knows_each_penalty():
+    from bridgelaw.loader import load_kinds
+    from bridgelaw.obligations import _FAILURE
+
+    _, kinds = load_kinds()
+    assert DETECTED <= set(kinds)
+    schema = json.loads((ROOT / "schema" / "table-state.schema.json").read_text())
+    in_force = schema["properties"]["penalties_in_force"]["items"]["properties"]["kind"]["enum"]
+    assert set(in_force) == set(_FAILURE)
+
+
+def test_the_table_is_chosen_from_the_codes_data():
+    for code in bridgelaw.codes():
+        c = bridgelaw.load_code(code)
+        t = Table(code, "S")
+        assert type(t) is find_variant(c) and t.variant == {("auction", 4): "auction", ("auction", 3): "three-hand",
+                                                            ("straight-bridge", 4): "straight-bridge"}[(c.game, c.players)]
+    with pytest.raises(bridgelaw.InputError, match="is a 4-handed auction code"):
+        bridgelaw.table.ThreeHandTable("wcny-1913", "S")
+
+
+def test_errors_say_what_kind_of_refusal_they_are():
+    t = Table("wcny-1913", "S", DEAL)
+    with pytest.raises(MalformedActionError):
+        t.call("S", "1Z")
+    with pytest.raises(MalformedActionError):
+        t.call("Q", "1H")
+    with pytest.raises(IllegalActionError, match="dealer must declare"):
+        t.call("S", "P")
+    with pytest.raises(OutOfTurnError):
+        t.play("W", "S8")  # the auction is on
+    with pytest.raises(OutOfTurnError):
+        t.next_player()
+    t.call("S", "1H")
+    t.call("W", "1S")  # insufficient: a ruling waits
+    for action in (lambda: t.call("W", "2S"), lambda: t.expose("N", "SK"), lambda: t.claim("N")):
+        with pytest.raises(RulingPendingError):
+            action()
+    with pytest.raises(MalformedActionError, match="choose one of penalize, waive"):
+        t.apply("penalise")
+    with pytest.raises(IllegalActionError, match="chosen by NS"):
+        t.apply("penalize", by="W")
+    t.apply("penalize", by="N")
+    with pytest.raises(OutOfTurnError, match="no ruling is waiting"):
+        t.apply("penalize")
+    with pytest.raises(MalformedActionError, match="does not hold"):
+        Table("wcny-1913", "S", DEAL).expose("S", "SA")
+    done = Table("wcny-1913", "S")
+    done.call("S", "8NT")
+    done.apply("new-deal", by="W")
+    assert done.is_over() and done.turn is None
+    with pytest.raises(OutOfTurnError):
+        done.next_caller()  # a new deal: no one calls in this one
+    with pytest.raises(OutOfTurnError):
+        Table("wcny-1913", "S").pop()
+
+
+def test_the_typed_state_is_read_through_properties_and_the_outcome():
+    t = Table("wcny-1913", "S", "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+    assert (t.phase, t.turn, t.contract, t.declarer, t.dummy, t.outcome()) == (Phase.AUCTION, Seat.S, None, None, None, None)
+    for c in ["1S", "P", "P", "P"]:
+        t.call(t.turn, c)
+    assert (t.contract.text, t.declarer, t.dummy, t.turn, t.leader) == ("1S", Seat.S, Seat.N, Seat.W, Seat.W)
+    assert t.hand("N") == tuple("S" + r for r in "AKQJT98765432")
+    t.play("W", "CA")
+    assert t.current_trick == ((Seat.W, "CA"),) and not t.is_over()
+    while not t.is_over():
+        t.play(t.turn, t.legal_cards()[0])
+    out = t.outcome()
+    # North holds every spade: the dummy's trump wins each trick, North-South take all thirteen
+    assert (out.phase, out.contract, out.declarer, out.tricks) == (Phase.DONE, "1S", Seat.S, 13)
+    assert sum(e.points for e in out.score.entries if e.side.value == "NS") > 0
+    assert len(t.tricks) == 13 and all(tr.winner == Seat.N for tr in t.tricks[1:])
+
+
+def test_the_history_keeps_the_irregular_call_the_remedy_and_who_chose_it():
+    t = Table("wcny-1913", "S")
+    t.call("S", "1H")
+    t.call("W", "1S")
+    t.apply("penalize", by="N")
+    h = [e.to_dict() for e in t.history]
+    assert h == [
+        {"action": "call", "seat": "S", "call": "1H", "legal": True},
+        {"action": "call", "seat": "W", "call": "1S", "legal": False, "irregularity": "insufficient_bid",
+         "offender": "W", "options": ["penalize", "waive"], "laws": ["50"]},
+        {"action": "apply", "seat": "N", "option": "penalize", "irregularity": "insufficient_bid", "offender": "W",
+         "remedy": "penalize"},
+    ]
+    assert t.calls[-1].to_dict() == {"seat": "W", "call": "4S", "made": "1S", "irregularity": "insufficient_bid",
+                                     "remedy": "penalize", "by": "N"}
+
+
+def test_a_copy_is_independent_and_pop_undoes_a_remedy():
+    t = Table("wcny-1913", "S", DEAL)
+    t.call("S", "1H")
+    t.call("W", "1S")
+    c = t.copy()
+    c.apply("waive")
+    assert t.pending_ruling is not None and c.pending_ruling is None and c.auction == ("1H", "1S")
+    t.apply("penalize")
+    assert t.auction == ("1H", "4S")
+    assert t.pop().remedy == "penalize" and t.pending_ruling.irregularity == "insufficient_bid"
+    assert t.auction == ("1H",)
+
+
+BROKEN_STATES = sorted((Path(__file__).parent / "broken" / "table-states").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", BROKEN_STATES, ids=[p.stem for p in BROKEN_STATES])
+def test_a_broken_table_state_is_refused_by_name(path):
+    """Each fixture is a real state, tampered with; its first line names the error it must raise."""
+    first, _, text = path.read_text().partition("\n")
+    want = first.removeprefix("// error: ")
+    with pytest.raises(TableStateError) as info:
+        Table.from_json(text)
+    assert want in str(info.value)
+
+
+def test_no_test_or_example_reads_the_state_dict():
+    pattern = re.compile(r"\.state\[")
+    for path in [*(ROOT / "tests").glob("*.py"), *(ROOT / "examples").glob("*.py")]:
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            assert not pattern.search(line), f"{path.name}:{n} reads the state dict: {line.strip()}"

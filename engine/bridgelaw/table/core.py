@@ -681,7 +681,11 @@ class Table:
             p = st.deferred.pop(0)
             inc = dict(p.incident)
             inc["declarer"] = st.declarer
-            p.offender = inc["offender"] = self._position_of(inc["offender"])
+            moved = self._position_of(inc["offender"])
+            if moved != inc["offender"]:  # he plays from another seat now: the record of the auction's seats is past
+                inc.pop("auction", None)
+                inc.pop("callers", None)
+            p.offender = inc["offender"] = moved
             p.incident = inc
             r = rule_cached(self.code, inc)
             if r.options or r.questions or any(e.to_dict() not in (p.done or []) for e in r.effects):
