@@ -1207,3 +1207,17 @@ def test_no_test_or_example_reads_the_state_dict():
     for path in [*(ROOT / "tests").glob("*.py"), *(ROOT / "examples").glob("*.py")]:
         for n, line in enumerate(path.read_text().splitlines(), 1):
             assert not pattern.search(line), f"{path.name}:{n} reads the state dict: {line.strip()}"
+
+
+def test_the_game_engine_example_plays_its_deal_through_the_public_api():
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "game_engine.py")], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "W 1S: insufficient_bid, options ['penalize', 'waive'] (law 50)" in out
+    assert "S leads before N: exposed_card_before_lead" in out and "taken back: apply exposed" in out
+    assert "N must lead: ['DQ', 'D8', 'D4']" in out and "outcome: 4S by W" in out
+    assert not re.search(r"\bt\._", (ROOT / "examples" / "game_engine.py").read_text())  # only the public API
