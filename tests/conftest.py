@@ -9,6 +9,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 
+# The tests never write into the user's own cache (~/.cache/bridgelaw): unless the caller chose a cache,
+# the whole session (and every command it starts) uses a temporary one.
+if not os.environ.get("BRIDGELAW_CACHE"):
+    import atexit
+    import shutil
+    import tempfile
+
+    _CACHE = tempfile.mkdtemp(prefix="bridgelaw-test-cache-")
+    os.environ["BRIDGELAW_CACHE"] = _CACHE
+    atexit.register(shutil.rmtree, _CACHE, True)
+
 
 def expectations(path: Path) -> dict[str, str]:
     """The `# error:`, `# at:` ... comment lines heading a broken fixture."""

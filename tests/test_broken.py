@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -37,7 +38,9 @@ def test_broken_law_file(path, tmp_path, monkeypatch, fresh_codes):
     code.mkdir()
     (code / "code.yaml").write_text("id: broken\ntitle: Broken\nauthority: Test\nyear: 1913\ngame: auction\n"
                                     "source: {file: none}\n")
-    shutil.copy(ROOT / "laws" / "wcny-1913" / "parameters.yaml", code / "parameters.yaml")
+    # the 1913 parameters, each cited to the broken code's one law (a parameter's law must be a law of its code)
+    params = (ROOT / "laws" / "wcny-1913" / "parameters.yaml").read_text(encoding="utf-8")
+    (code / "parameters.yaml").write_text(re.sub(r'law: "[^"]*"', 'law: "1"', params), encoding="utf-8")
     shutil.copy(path, code / "01-broken.yaml")
     monkeypatch.setenv("BRIDGELAW_DATA", str(tmp_path))
     clear_cache()

@@ -18,7 +18,8 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
 def test_rule_reads_like_a_ruling_at_the_table():
     p = run("rule", str(CASE))
     assert p.returncode == 0
-    assert "East chooses one of:" in p.stdout and "Law 84" in p.stdout and "100 points to EW" in p.stdout
+    assert "East chooses one of:" in p.stdout and "Law 84" in p.stdout
+    assert "East–West add 100 points to their honour score" in p.stdout and p.stdout.startswith("Revoke by North — ")
 
 
 def test_rule_json_from_stdin():
@@ -58,7 +59,7 @@ def test_auction_rules_on_an_insufficient_bid():
 
 
 def test_ask_interviews_with_piped_answers():
-    p = run("ask", "wcny-1913", stdin="revoke\nN\nE\nyes\n1\n")
+    p = run("ask", "wcny-1913", stdin="revoke\nN\nS\n\nE\nyes\n1\n")  # no auction: the declarer is asked
     assert p.returncode == 0, p.stderr
     assert "East chooses one of:" in p.stdout and "[tricks]" in p.stdout
     short = run("ask", "wcny-1913", stdin="revoke\nN\n")
@@ -108,3 +109,27 @@ def test_history_and_audit():
 def test_bad_usage_exits_2():
     assert run("rule").returncode == 2
     assert run("frobnicate").returncode == 2
+
+
+def test_version_and_python_dash_m():
+    from bridgelaw import __version__
+
+    p = subprocess.run([sys.executable, "-m", "bridgelaw", "--version"], capture_output=True, text=True)
+    assert p.returncode == 0 and p.stdout.strip() == f"bridgelaw {__version__}"
+
+
+def test_topics_lists_the_taxonomy_with_the_codes_that_use_each():
+    rows = json.loads(run("topics", "--json").stdout)
+    by_topic = {r["topic"]: r for r in rows}
+    assert "revoke" in by_topic and "wcny-1913" in by_topic["revoke"]["codes"]
+    assert "chicane" in by_topic and "wcny-1913" not in by_topic["chicane"]["codes"]  # 1913 dropped chicane
+    text = run("topics").stdout
+    assert text.splitlines()[0].startswith(rows[0]["topic"])
+
+
+def test_the_tests_use_a_temporary_cache():
+    import os
+    from pathlib import Path
+
+    cache = Path(os.environ["BRIDGELAW_CACHE"])
+    assert cache != Path.home() / ".cache" / "bridgelaw"

@@ -229,3 +229,34 @@ def test_bad_input_shows_the_one_line_error(browser, desk):
     assert "9Z" in page.inner_text("#rule-error")
     w.errors = [e for e in w.errors if "422" not in e]  # the browser logs the failed fetch itself
     w.close()
+
+
+def test_the_page_shows_every_casebook_ruling_in_the_words_it_is_sent(browser, desk):
+    """The page's own renderer, on every ruling of the casebook: it shows the words the API sends (heading,
+    effects, options, presumptions), and no identifier in snake_case (the trace, folded away, is the engine's)."""
+    from bridgelaw import api
+    from bridgelaw.casebook import load_cases
+
+    root = Path(__file__).resolve().parent.parent
+    rulings = [{**api.rule(c.incident), "trace": [], "facts": {}} for c in load_cases(root / "rulings")]
+    w = Watched(browser, desk, viewport={"width": 1024, "height": 800})
+    page = w.open()
+    shown = page.evaluate("""(rulings) => {
+        Element.prototype.scrollIntoView = () => {};  // nothing to scroll to, and no layout to wait for
+        document.getElementById("ruling").hidden = true;
+        return rulings.map((r) => {
+            showRuling(r);
+            const box = document.getElementById("ruling-box").cloneNode(true);
+            box.querySelectorAll("details, #record").forEach((e) => e.remove());
+            return [...box.querySelectorAll("h2, h3, li, b, p, blockquote")].map((e) => e.textContent).join("\\n");
+        });
+    }""", rulings)
+    snake = re.compile(r"\b[a-z]+_[a-z_]+\b")
+    for r, text in zip(rulings, shown):
+        words = r["words"]
+        assert not snake.search(text), (words["heading"], snake.search(text).group(0))
+        for s in [words["heading"], *words["effects"], *(o["text"] for c in words["choices"] for o in c["options"])]:
+            assert s in text, (words["heading"], s)
+        if words["presumptions"]:
+            assert words["presumptions"] in text
+    w.close()

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from .errors import InputError, UnknownCodeError, did_you_mean
 
 __all__ = [
-    "NotFoundError", "codes", "code_detail", "find_law", "law_dict", "law", "search", "kinds", "rule",
+    "NotFoundError", "codes", "code_detail", "find_law", "law_dict", "law", "search", "kinds", "ruling_dict", "rule",
     "score", "auction", "auction_run", "diff", "casebook",
 ]
 
@@ -123,6 +123,29 @@ def search(text: str, code_id: str | None = None, field: str = "TEXT") -> list[d
             for c, lw in search_hits(text, code_id, field)]
 
 
+def topics() -> list[dict[str, Any]]:
+    """The shared topic taxonomy (``laws/topics.yaml``): each topic with its description and the codes
+    whose laws carry it."""
+    from .resources import laws_dir
+    from .yamlsrc import load_yaml
+
+    src = load_yaml(laws_dir() / "topics.yaml", "laws/topics.yaml")
+    described = src.data.get("topics") if isinstance(src.data, dict) else None
+    if not isinstance(described, dict):
+        raise src.error((), "expected a mapping 'topics:' of topic id to description")
+    used: dict[str, list[str]] = {}
+    for c in _all_codes():
+        for t in sorted({t for law in c.laws for t in law.topics}):
+            used.setdefault(t, []).append(c.id)
+    return [{"topic": t, "description": d, "codes": used.get(t, [])} for t, d in described.items()]
+
+
+def _all_codes() -> list[Any]:
+    from .loader import load_all
+
+    return load_all()
+
+
 def _fact_dict(f: Any) -> dict[str, Any]:
     d: dict[str, Any] = {"type": f.type.name, "ask": f.ask}
     if f.type.choices:
@@ -152,11 +175,18 @@ def unwrap(data: Any, key: str, marker: str) -> Any:
     return data
 
 
+def ruling_dict(ruling: Any) -> dict[str, Any]:
+    """A ruling as JSON, with its ``words`` (:mod:`bridgelaw.wording`: what a page or a program shows people)."""
+    from .wording import ruling_words
+
+    return {**ruling.to_dict(), "words": ruling_words(ruling).to_dict()}
+
+
 def rule(incident: Any) -> dict[str, Any]:
-    """``bridgelaw rule - --json``: the ruling on an incident (or on a casebook entry's incident)."""
+    """``bridgelaw rule - --json``: the ruling on an incident (or on a casebook entry's incident), with its words."""
     from .referee import rule as _rule
 
-    return _rule(unwrap(incident, "incident", "irregularity")).to_dict()
+    return ruling_dict(_rule(unwrap(incident, "incident", "irregularity")))
 
 
 def score(result: Any) -> dict[str, Any]:
@@ -190,7 +220,7 @@ def auction_run(code_id: str, dealer: str, calls: Sequence[Any]) -> tuple[dict[s
         if not a.legal:
             assert a.ruling is not None
             ev["irregularity"] = a.kind
-            ev["ruling"] = a.ruling.to_dict()
+            ev["ruling"] = ruling_dict(a.ruling)
             ruling = a.ruling
             events.append(ev)
             break  # the ruling waits on the innocent side's choice
@@ -233,7 +263,7 @@ _casebook_cache: dict[str, Any] = {}
 
 
 def casebook(code_id: str | None = None) -> list[dict[str, Any]]:
-    """The casebook (a source checkout's ``rulings/``; empty when installed from a wheel): every worked
+    """The casebook (``rulings/``, shipped in the wheel too): every worked
     ruling and scoring case with its story, and the incident or result to rule on."""
     from .casebook import load_cases
     from .resources import rulings_dir

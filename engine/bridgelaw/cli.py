@@ -135,6 +135,17 @@ def cmd_law(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_topics(args: argparse.Namespace) -> int:
+    rows = api.topics()
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    width = max(len(r["topic"]) for r in rows)
+    for r in rows:
+        print(f"{r['topic']:<{width}}  {r['description']}  ({len(r['codes'])} codes)")
+    return 0
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     needle = " ".join(args.text).lower()
     if args.json:
@@ -165,91 +176,26 @@ def cmd_kinds(args: argparse.Namespace) -> int:
         for n, f in k.facts.items():
             t = " | ".join(f.type.choices) if f.type.choices else f.type.name
             extra = (f" [derived: {f.derived}]" if f.derived else "") + \
-                    (f" [presumed {str(f.default).lower()} if not given]" if f.default is not None else "")
+                    (f" [if not given: {f.presumed}]" if f.default is not None else "")
             print(f"    {n} ({t}): {f.ask}{extra}")
     return 0
 
 
-def _print_ruling(r: Any, code: Any) -> None:
-    print(f"Ruling under {r.code}: {r.irregularity.replace('_', ' ')}")
-    if r.questions:
-        print("\nThe ruling needs answers to:")
-        for q in r.questions:
-            print(f"  ? {q.ask}  (fact: {q.fact})")
-    if r.effects:
-        print("\nThe law applies:")
-        for e in r.effects:
-            print("  - " + describe_effect(e))
-    if r.options:
-        by_chooser: dict[str, list[Any]] = {}
-        for o in r.options:
-            by_chooser.setdefault(o.chooser, []).append(o)
-        for chooser, opts in by_chooser.items():
-            who = f"either {_side_words(chooser)}" if len(chooser) == 2 else _seat_words(chooser)
-            print(f"\n{who} chooses one of:")
-            for o in opts:
-                what = o.label or "; ".join(describe_effect(e) for e in o.effects)
-                print(f"  [{o.id}] {what}  (law {o.law})")
-                for e in o.effects:
-                    print("        - " + describe_effect(e))
-    for n in r.notes:
-        print(_wrap(f"Note: {n}", "  "))
-    if r.laws:
-        print("\nThe law:")
-        for c in r.laws:
-            print(f"  Law {c.number}" + (f" ({c.heading})" if c.heading else ""))
-            print(_wrap(c.text.replace("[^", "[")))
-            for n, t in c.footnotes:
-                print(_wrap(f"[{n}] {t}", "      "))
+def _print_ruling(r: Any) -> None:
+    from .wording import ruling_text
 
-
-def _seat_words(s: str) -> str:
-    return {"N": "North", "E": "East", "S": "South", "W": "West"}.get(s, s)
-
-
-def _side_words(s: str) -> str:
-    return {"NS": "North or South", "EW": "East or West"}.get(s, s)
-
-
-def describe_effect(e: Any) -> str:
-    d = e.to_dict()
-    kind = d.pop("kind")
-    if kind == "score":
-        return f"{d['points']} points to {d.get('side') or d.get('player')} in the {d['column']} score"
-    if kind == "no_double":
-        who = f"{d['seat']} may not double" if d.get("seat") else "no further doubling"
-        return who + (" in this hand" if d["scope"] == "hand" else " the declaration now standing")
-    if kind == "transfer_tricks":
-        return f"{d['count']} tricks transferred from {d['from']} to {d['to']}"
-    if kind == "procedure":
-        return d["text"]
-    if kind == "bar":
-        until = {"adverse_call": "an adversary bids or doubles", "end_of_auction": "the end of the auction"}[d["until"]]
-        return f"{_seat_words(d['seat'])} may not bid or double until {until}"
-    if kind == "amend_call":
-        return f"{_seat_words(d['seat'])}'s call becomes {d['call']}"
-    if kind == "exposed_card":
-        card = d.get("card")
-        return f"{_seat_words(d['seat'])}'s " + (f"{card} is" if card else "card(s) are") + \
-            " exposed: left face up, liable to be called"
-    if kind == "right_lost":
-        return f"right lost: {d['right']}"
-    if kind == "no_provision":
-        return "no provision: the code prescribes no remedy"
-    rest = ", ".join(f"{k}={v}" for k, v in d.items())
-    return kind.replace("_", " ") + (f" ({rest})" if rest else "")
+    print(ruling_text(r))
 
 
 def cmd_rule(args: argparse.Namespace) -> int:
-    from .loader import load_code
     from .referee import rule
 
     data = api.unwrap(_read_input(args.file), "incident", "irregularity")  # a casebook entry: its incident
     r = rule(data)
     if args.json:
-        print(json.dumps(r.to_dict(), indent=2, ensure_ascii=False))
+        print(json.dumps(api.ruling_dict(r), indent=2, ensure_ascii=False))
         return 0
-    _print_ruling(r, load_code(r.code))
+    _print_ruling(r)
     if args.why:
         print("\nWhy (every provision considered):")
         for t in r.trace:
@@ -387,17 +333,19 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_auction(args: argparse.Namespace) -> int:
+    from .wording import kind_name
+
     out, ruling, table = api.auction_run(args.code, args.dealer, args.calls)
     events = out["calls"]
     if args.json:
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
     for ev in events:
-        print(f"{ev['seat']}: {ev['call']}" + ("" if ev["legal"] else f"  — {ev['irregularity'].replace('_', ' ')}"))
+        print(f"{ev['seat']}: {ev['call']}" + ("" if ev["legal"] else f"  — {kind_name(ev['irregularity'])}"))
     for ev in events:
         if not ev["legal"]:
             print()
-            _print_ruling(ruling, table.code)
+            _print_ruling(ruling)
     if out["declarer"] and out.get("seating"):
         seating = out["seating"]
         moved = next((pos for pos, who in seating.items() if who not in ("dummy", pos)), None)
@@ -425,6 +373,7 @@ def cmd_auction(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from .pbn import read_pbn
     from .replay import replay
+    from .wording import effect_sentence, kind_name
 
     if args.file == "-":
         text, name = sys.stdin.read(), "<stdin>"
@@ -448,16 +397,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if "note" in ev:
                 print(f"  note: {ev['note']}")
             elif "applied" in ev:
-                print(f"  -> applied {ev['applied']} ({ev['irregularity'].replace('_', ' ')})")
+                print(f"  -> applied {ev['applied']} ({kind_name(ev['irregularity'])})")
             elif "ruling" in ev:  # an irregularity, or a ruling now due (a revoke established by this card)
-                from .values import Effect, EffectKind
-
                 what = ev.get("call") or ev.get("card") or ev.get("expose")
-                effects = [describe_effect(Effect(EffectKind(e["kind"]), tuple((k, v) for k, v in e.items()
-                                                                              if k != "kind")))
-                           for e in ev["ruling"]["effects"] if e["kind"] != "procedure"]
+                effects = [effect_sentence(e) for e in ev["ruling"]["effects"] if e["kind"] != "procedure"]
                 by = ev["ruling"].get("facts", {}).get("offender")
-                kind = ev["irregularity"].replace("_", " ") + (f" by {by}" if by and by != ev["seat"] else "")
+                kind = kind_name(ev["irregularity"]) + (f" by {by}" if by and by != ev["seat"] else "")
                 if ev.get("legal"):
                     kind += " (a ruling now due)"
                 print(f"  {ev['seat']} {what}: {kind} — "
@@ -474,59 +419,58 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    """An interview: the code, what happened, then only the questions the candidate provisions need."""
-    from .loader import code_ids, load_code, load_kinds
-    from .referee import rule
+    """The referee's interview (interview.py): the facts of the deal in the order a referee learns them."""
+    from .interview import Interview, Step
 
-    def ask(prompt: str, choices: list[str] | None = None) -> str:
-        while True:
-            print(prompt + (f" [{' / '.join(choices)}]" if choices and len(choices) <= 12 else ""), end=" ",
-                  flush=True)
-            line = sys.stdin.readline()
-            if not line:
-                raise InputError("ask", "the answers ended before the ruling was complete")
-            ans = line.strip()
-            if not choices or ans in choices:
-                return ans
-            print(f"  please answer one of: {', '.join(choices)}")
+    out = sys.stderr if args.json or args.incident else sys.stdout  # --json: only the ruling goes to stdout
 
-    code_id = args.code or ask("Which code?", code_ids())
-    code = load_code(code_id)
-    _, kinds = load_kinds()
-    answered = [k for k in kinds if k in code.by_kind]
-    if not args.json:
-        print("What happened? (an irregularity kind; `bridgelaw kinds` describes each)")
-    kind = ask("Kind:", answered)
-    incident: dict[str, Any] = {"code": code.id, "irregularity": kind, "facts": {}}
-    for _ in range(40):
-        r = rule(incident)
-        if not r.questions:
+    def show(step: Step) -> None:
+        if step.problem:
+            print(f"  ! {step.problem}", file=out)
+        print(f"\n{step.question}", file=out)
+        if step.choices and step.key in ("irregularity", "code"):
+            import shutil
+
+            groups: dict[str, list[str]] = {}
+            for c in step.choices:
+                groups.setdefault(c.group, []).append(f"{c.number:>3}  {c.words}")
+            width = max(len(x) for xs in groups.values() for x in xs) + 2
+            per_row = max(1, (shutil.get_terminal_size((100, 24)).columns - 4) // width)
+            for group, items in groups.items():
+                if group:
+                    print(f"  {group.capitalize()}:", file=out)
+                for i in range(0, len(items), per_row):
+                    print("  " + "".join(x.ljust(width) for x in items[i:i + per_row]).rstrip(), file=out)
+        elif step.choices:
+            print("  " + "   ".join(f"{c.number} {c.words}" for c in step.choices), file=out)
+        print(f"  ({step.format}; e.g. {step.example})" if step.example else f"  ({step.format})", file=out)
+        print("> ", end="", file=out, flush=True)
+
+    iv = Interview()
+    if args.code:
+        iv.give(args.code, "code")
+    for _ in range(200):  # each pass answers one step or explains a bad answer; the interview is finite
+        step = iv.step()
+        if step is None:
             break
-        q = r.questions[0]
-        if q.type == "bool":
-            a = ask(q.ask, ["yes", "no"])
-            value: Any = a == "yes"
-        elif q.type == "int":
-            a = ask(q.ask)
-            if not a.isdigit():
-                print("  please answer with a number")
-                continue
-            value = int(a)
-        elif q.type == "seat":
-            value = ask(q.ask, ["N", "E", "S", "W"])
-        elif q.choices:
-            value = ask(q.ask, list(q.choices))
-        else:
-            value = ask(q.ask)
-        if q.fact in ("offender", "declarer", "dealer"):
-            incident[q.fact] = value
-        else:
-            incident["facts"][q.fact] = value
-    if args.json:
-        print(json.dumps({"incident": incident, "ruling": r.to_dict()}, indent=2, ensure_ascii=False))
-        return 0
-    print()
-    _print_ruling(r, code)
+        show(step)
+        line = sys.stdin.readline()
+        if not line:
+            raise InputError("ask", "the answers ended before the ruling was complete")
+        try:
+            iv.give(line.rstrip("\n"))
+        except InputError as e:
+            again = iv.step()
+            if again is None or again.problem != e.message:  # else the step asked again says it
+                print(f"  ! {e.message}", file=out)
+    r = iv.ruling()
+    if args.incident:
+        print(json.dumps(iv.incident(), indent=2, ensure_ascii=False))
+    elif args.json:
+        print(json.dumps(api.ruling_dict(r), indent=2, ensure_ascii=False))  # exactly as `rule --json`
+    else:
+        print()
+        _print_ruling(r)
     return 0
 
 
@@ -539,6 +483,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_log(args: argparse.Namespace) -> int:
     from .rulinglog import RulingLog, default_path, summary, to_csv
+    from .wording import kind_name, seat_words
 
     path = Path(args.log).expanduser() if args.log else default_path()
     if not path.is_file():
@@ -562,12 +507,12 @@ def cmd_log(args: argparse.Namespace) -> int:
         return 0
     for e in entries:
         s = summary(e)
-        who = f" by {_seat_words(e['incident']['offender'])}" if e["incident"].get("offender") else ""
+        who = f" by {seat_words(e['incident']['offender'])}" if e["incident"].get("offender") else ""
         laws = f"  law {', '.join(s['laws'])}" if s["laws"] else ""
         chose = f"  chose: {e['choice']}" if e["choice"] else (
             "  options: " + ", ".join(f"{o['id']} ({o['chooser']})" for o in s["options"]) if s["options"] else "")
         print(f"#{e['id']:<5} {e['time'][:19].replace('T', ' ')}  {e['code']:<20} "
-              f"{e['irregularity'].replace('_', ' ')}{who}{laws}{chose}")
+              f"{kind_name(e['irregularity'])}{who}{laws}{chose}")
         if e["note"]:
             print(_wrap(f"note: {e['note']}", "       "))
     print(f"{len(entries)} ruling(s) in {path}")
@@ -588,7 +533,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     p = argparse.ArgumentParser(prog="bridgelaw", description="The historic laws of bridge as data, and a referee.")
+    p.add_argument("--version", action="version", version=f"bridgelaw {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(name: str, fn: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
@@ -606,6 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("text", nargs="+")
     sp.add_argument("--code")
     add("kinds", cmd_kinds, "list every irregularity kind and its facts")
+    add("topics", cmd_topics, "list the topics that align laws across codes (for diff --topic and history)")
     sp = add("rule", cmd_rule, "rule on an incident (YAML or JSON file, or - for stdin)")
     sp.add_argument("file")
     sp.add_argument("--why", action="store_true", help="show every provision considered and why")
@@ -629,8 +578,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("replay", cmd_replay, "replay a deal record (JSON events, or PBN 2.1 with ^ markers), ruling as it goes")
     sp.add_argument("file")
     sp.add_argument("--code", help="the code, when the record does not name it")
-    sp = add("ask", cmd_ask, "the referee's interview: answer only the questions the ruling needs")
+    sp = add("ask", cmd_ask, "the referee's interview: what happened, who offended, the calls; then only the "
+                             "questions the ruling still needs")
     sp.add_argument("code", nargs="?")
+    sp.add_argument("--incident", action="store_true", help="print the incident the answers make (for `rule`)")
     add("check", cmd_check, "load every code and the casebook; report errors at path:line:col")
     sp = add("serve", cmd_serve, "the referee's desk: the JSON API and the web page on localhost")
     sp.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -644,10 +595,6 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--csv", action="store_true", help="every entry as CSV, with the incident and ruling as JSON")
     sp.add_argument("--limit", type=int, metavar="N", help="only the last N rulings")
     return p
-
-
-class _Parser(argparse.ArgumentParser):
-    pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -388,9 +388,9 @@ def history(topic: str) -> list[dict[str, Any]]:
     return rows
 
 
-_CONFLICTS = [("new_deal", "deal_stands"), ("call_stands", "cancel_call"), ("trick_stands", "retract"),
-              ("no_penalty", "score"), ("no_penalty", "exposed_card"), ("no_penalty", "transfer_tricks"),
-              ("right_lost", "score"), ("new_deal", "call_stands")]
+from .vocabulary import vocabulary as _vocabulary  # noqa: E402  (the clashes: schema/effects.yaml)
+
+_CONFLICTS = _vocabulary().clash_pairs()
 
 
 def audit(code_id: str) -> dict[str, Any]:

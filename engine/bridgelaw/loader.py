@@ -22,9 +22,11 @@ from .conditions import (
     names_used, save_tree_cache,
 )
 from .cache import cached
-from .errors import ConditionError, UnknownCodeError, did_you_mean
+from .errors import ConditionError, LawFileError, UnknownCodeError, did_you_mean
+from .parameters import bind as bind_parameters, render as render_label
 from .resources import laws_dir, schema_dir
 from .values import Call, EffectKind
+from .vocabulary import vocabulary
 from .yamlsrc import Source, load_yaml
 
 __all__ = [
@@ -33,48 +35,31 @@ __all__ = [
 ]
 
 # --------------------------------------------------------------------------
-# The effect vocabulary: which fields each effect kind takes, and their types.
-# Literal fields take the YAML value as written; the rest are expressions.
+# The effect vocabulary: which fields each effect kind takes, and their types, generated from
+# schema/effects.yaml (bridgelaw.vocabulary). Literal fields take the YAML value as written; the rest are
+# expressions.
 
 _LIT = "literal"
 _ENUM_LITERALS = {"side": ("NS", "EW"), "seat": ("N", "E", "S", "W"), "suit": ("C", "D", "H", "S")}
-EFFECT_FIELDS: dict[EffectKind, dict[str, tuple[Type | str, bool]]] = {
-    EffectKind.NEW_DEAL: {"dealer": (Type("str", ("same", "next")), False)},
-    EffectKind.SCORE: {"side": (SIDE, False), "player": (SEAT, False), "column": (Type("str", ("trick", "honour")), True), "points": (INT, True)},
-    EffectKind.NO_TRICK_SCORE: {"side": (SIDE, True)},
-    EffectKind.TRANSFER_TRICKS: {"count": (INT, True), "from": (SIDE, True), "to": (SIDE, True)},
-    EffectKind.BAR: {"seat": (SEAT, True),
-                     "until": (Type("str", ("adverse_call", "end_of_auction", "overbid_or_doubled")), True)},
-    EffectKind.AMEND_CALL: {"seat": (SEAT, True), "call": (CALL, True)},
-    EffectKind.FINAL_DECLARATION: {"call": (CALL, True), "side": (SIDE, False)},
-    EffectKind.CALL_STANDS: {"seat": (SEAT, False)},
-    EffectKind.CANCEL_CALL: {"seat": (SEAT, False)},
-    EffectKind.EXPOSED_CARD: {"seat": (SEAT, True), "card": (CARD, False)},
-    EffectKind.CALL_LEAD: {"seat": (SEAT, False), "suit": (SUIT, False)},
-    EffectKind.FORBID_LEAD: {"seat": (SEAT, True), "suit": (SUIT, False)},
-    EffectKind.PLAY_HIGHEST: {"seat": (SEAT, True)},
-    EffectKind.PLAY_LOWEST: {"seat": (SEAT, True)},
-    EffectKind.WIN_TRICK: {"seat": (SEAT, True)},
-    EffectKind.LOSE_TRICK: {"seat": (SEAT, True)},
-    EffectKind.RETRACT: {"seats": (Type("list", elem=SEAT), False)},
-    EffectKind.TRICK_STANDS: {},
-    EffectKind.NO_PENALTY: {},
-    EffectKind.NO_PROVISION: {},
-    EffectKind.DEAL_STANDS: {},
-    EffectKind.RESHUFFLE: {"seat": (SEAT, False)},
-    EffectKind.RIGHT_LOST: {"right": (_LIT, True)},
-    EffectKind.REVOKE_PENALTY: {"seat": (SEAT, True)},
-    EffectKind.PLAY_CARD: {"seat": (SEAT, True), "card": (CARD, False), "must": (BOOL, False)},
-    EffectKind.LEAD_FROM: {"seat": (SEAT, True)},
-    EffectKind.CORRECT_SCORE: {"column": (Type("str", ("trick", "honour")), False)},
-    EffectKind.PLACE_CARDS: {"seat": (SEAT, True)},
-    EffectKind.DISCRETION: {"matter": (_LIT, False)},
-    EffectKind.PROCEDURE: {"text": (_LIT, True)},
-    EffectKind.PAY_STAKES: {"seat": (SEAT, False)},
-    EffectKind.AVERAGE_SCORE: {"text": (_LIT, False)},
-    EffectKind.HONOURS_ONLY: {"side": (SIDE, True)},
-    EffectKind.NO_DOUBLE: {"seat": (SEAT, False), "scope": (Type("str", ("hand", "declaration")), True)},
-}
+_FIELD_TYPES: dict[str, Type | str] = {"seat": SEAT, "side": SIDE, "call": CALL, "card": CARD, "suit": SUIT,
+                                       "int": INT, "bool": BOOL, "seats": Type("list", elem=SEAT), "text": _LIT}
+
+
+def _effect_fields() -> dict[EffectKind, dict[str, tuple[Type | str, bool]]]:
+    vocab = vocabulary()
+    out: dict[EffectKind, dict[str, tuple[Type | str, bool]]] = {}
+    for k in vocab.kinds:
+        try:
+            kind = EffectKind(k.name)
+        except ValueError:
+            raise LawFileError(f"effect kind {k.name!r} is not a member of EffectKind (engine/bridgelaw/values.py): "
+                               "run python -m bridgelaw.vocabulary --write", vocab.path) from None
+        out[kind] = {f.name: (Type("str", f.choices) if f.type == "choice" else _FIELD_TYPES[f.type], f.required)
+                     for f in k.fields}
+    return out
+
+
+EFFECT_FIELDS: dict[EffectKind, dict[str, tuple[Type | str, bool]]] = _effect_fields()
 
 # --------------------------------------------------------------------------
 # The model
@@ -87,6 +72,7 @@ class FactSpec:
     ask: str
     derived: str = ""
     default: Any = None
+    presumed: str = ""  # what a ruling says of the default, when it is presumed
 
 
 @dataclass(frozen=True)
@@ -302,8 +288,13 @@ def _facts_of(src: Source, raw: Any, key: tuple[Any, ...]) -> dict[str, FactSpec
         if not isinstance(spec, dict) or "type" not in spec or "ask" not in spec:
             raise src.error(key + (name,), f"fact {name!r} needs 'type' and 'ask'")
         for k in spec:
-            if k not in ("type", "ask", "derived", "default"):
-                raise src.error(key + (name, k), f"unknown key {k!r}; a fact has type, ask, derived, default")
+            if k not in ("type", "ask", "derived", "default", "presumed"):
+                raise src.error(key + (name, k), f"unknown key {k!r}; a fact has type, ask, derived, default, "
+                                                 "presumed")
+        if (spec.get("default") is None) == bool(spec.get("presumed")):
+            raise src.error(key + (name,), f"fact {name!r} has " + (
+                "a default but no `presumed:` (what a ruling says when it presumes it, e.g. \"the cards were not "
+                "mixed\")" if spec.get("default") is not None else "`presumed:` but no default to presume"))
         t = spec["type"]
         if isinstance(t, list):
             ftype = Type("str", tuple(str(x) for x in t))
@@ -312,7 +303,8 @@ def _facts_of(src: Source, raw: Any, key: tuple[Any, ...]) -> dict[str, FactSpec
         else:
             raise src.error(key + (name, "type"), f"unknown type {t!r}; expected one of {', '.join(_TYPES)}"
                             " or a list of choices" + did_you_mean(str(t), _TYPES))
-        out[name] = FactSpec(name, ftype, str(spec["ask"]), str(spec.get("derived", "")), spec.get("default"))
+        out[name] = FactSpec(name, ftype, str(spec["ask"]), str(spec.get("derived", "")), spec.get("default"),
+                             str(spec.get("presumed", "")))
     return out
 
 
@@ -504,7 +496,6 @@ def _load(root: Path, code_id: str, chain: tuple[str, ...]) -> Code:
     raw = _read(root, code_id)
     parent_id = raw.meta.get("extends")
     laws = raw.laws
-    params = raw.params
     omitted = list(raw.omitted)
     if parent_id:
         if parent_id in chain + (code_id,):
@@ -515,7 +506,8 @@ def _load(root: Path, code_id: str, chain: tuple[str, ...]) -> Code:
                                      + did_you_mean(parent_id, ids) + f"; codes are {', '.join(ids)}")
         parent = _load(root, parent_id, chain + (code_id,))
         laws, omitted = _resolve(parent, raw)
-        params = _merge(parent.params, raw.params)
+    params = bind_parameters(root / code_id, code_id, parent.params if parent_id else None,  # type: ignore[arg-type]
+                             [lw.number for lw in laws], _rel(root, root / code_id / "parameters.yaml"))
     code = Code(
         id=code_id, title=raw.meta["title"], authority=raw.meta["authority"], year=raw.meta["year"],
         game=raw.meta["game"], players=raw.meta.get("players", 4), extends=parent_id,
@@ -658,7 +650,7 @@ def _compile_provision(code: Code, law: Law, src: Source, key: tuple[Any, ...], 
             if o.get("when"):
                 _, owhen = compile_condition(o["when"], env, _where(src, key + ("options", j, "when"), "when"))
             options.append(OptionSpec(
-                o["id"], o.get("label", ""),
+                o["id"], render_label(o.get("label", ""), code.params, src, key + ("options", j, "label")),  # type: ignore[arg-type]
                 tuple(_compile_effect(src, key + ("options", j, "effects", n), e, env)
                       for n, e in enumerate(o["effects"])),
                 owhen, o.get("when", ""),
@@ -709,8 +701,10 @@ def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], 
     for name, (_, required) in allowed.items():
         if required and name not in spec:
             raise src.error(key, f"effect {kind.value!r} needs field {name!r}")
-    if kind is EffectKind.SCORE and ("side" in spec) == ("player" in spec):
-        raise src.error(key, "effect 'score' needs one of side (a partnership) or player (three-hand: a player "
-                        "scoring for himself), not both")
+    for group in vocabulary().kind(kind.value).one_of:
+        if sum(name in spec for name in group) != 1:
+            spec_of = vocabulary().kind(kind.value).field
+            raise src.error(key, f"effect {kind.value!r} needs exactly one of " + " or ".join(
+                f"{n} ({spec_of(n).description})" if spec_of(n).description else n for n in group))
     return EffectSpec(kind, tuple(fields))
 

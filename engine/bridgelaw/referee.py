@@ -82,17 +82,14 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
             cited.setdefault(c, set())
         notes.extend(p.notes)
 
-    # the presumptions a provision actually read are said in the notes
+    # the presumptions a provision actually read go with the ruling (bridgelaw.wording says them)
+    presumed: tuple[tuple[str, Any], ...] = ()
     if facts.presumed:
         reads = code.__dict__.setdefault("_reads", {})
         read = reads.get(kind)
         if read is None:
             read = reads[kind] = frozenset(n for p in provisions for n in p.needs)
-        for name in facts.presumed:
-            if name in read:
-                v = facts[name]
-                notes.insert(0, f"presumed {name} = {('true' if v else 'false') if isinstance(v, bool) else v} "
-                                "(not given)")
+        presumed = tuple((name, facts[name]) for name in facts.presumed if name in read)
     # a question only a provision overridden by one that applies would need is not worth asking
     questions = tuple(_question(kind, name, [p.full_id for p in provs]) for name, provs in asked.items()
                       if any(p.id not in overridden for p in provs))
@@ -102,7 +99,7 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
                      + (" (none answers this kind of irregularity)." if not provisions else "."))
     laws = tuple(_cite(code, number, fns) for number, fns in cited.items())
     return Ruling(code.id, kind, laws, tuple(effects), tuple(options), questions, tuple(notes),
-                  lambda: _trace_steps(trace, overridden, withheld), facts)
+                  lambda: _trace_steps(trace, overridden, withheld), facts, presumed)
 
 
 def _trace_steps(trace: list[tuple[Provision, bool, Any]], overridden: dict[str, Provision],

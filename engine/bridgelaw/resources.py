@@ -1,4 +1,4 @@
-"""Find the data that ships with bridgelaw: ``laws/``, ``grammar/``, ``schema/``.
+"""Find the data that ships with bridgelaw: ``laws/``, ``grammar/``, ``schema/``, ``rulings/``.
 
 The installed wheel carries them in ``bridgelaw/_data``; a source checkout
 has them at the repository root. ``BRIDGELAW_DATA`` points ``laws/`` at
@@ -45,6 +45,8 @@ def schema_dir() -> Path:
 
 
 def rulings_dir() -> Path | None:
-    """The casebook, present only in a source checkout."""
-    p = _PACKAGE.parent.parent / "rulings"
-    return p if p.is_dir() else None
+    """The casebook: shipped in the wheel (``bridgelaw/_data/rulings``), or at a source checkout's root."""
+    for p in (_PACKAGE / "_data" / "rulings", _PACKAGE.parent.parent / "rulings"):
+        if p.is_dir():
+            return p
+    return None

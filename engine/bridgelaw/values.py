@@ -276,8 +276,10 @@ class Card:
 
 
 class EffectKind(str, enum.Enum):
-    """What a remedy does. Documented, with its fields, in ``schema/ruling.schema.json``."""
+    """What a remedy does: the kinds of ``schema/effects.yaml`` (their fields, wordings and clashes are there).
+    The members are written from it, as literals for start-up speed; a test checks they agree."""
 
+    # written by `python -m bridgelaw.vocabulary --write` from schema/effects.yaml: do not edit
     NEW_DEAL = "new_deal"
     SCORE = "score"
     NO_TRICK_SCORE = "no_trick_score"
@@ -312,6 +314,7 @@ class EffectKind(str, enum.Enum):
     AVERAGE_SCORE = "average_score"
     HONOURS_ONLY = "honours_only"
     NO_DOUBLE = "no_double"
+    # end of the members written from schema/effects.yaml
 
     def __str__(self) -> str:
         return self.value
@@ -454,6 +457,7 @@ class Ruling:
     notes: tuple[str, ...] = ()
     _trace: Any = field(default=(), repr=False, compare=False, hash=False)
     facts: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    presumed: tuple[tuple[str, Any], ...] = ()  # (fact, value): defaults a provision read, the incident not giving them
 
     @property
     def trace(self) -> tuple[TraceStep, ...]:
@@ -483,4 +487,5 @@ class Ruling:
             "notes": list(self.notes),
             "trace": [t.to_dict() for t in self.trace],
             "facts": {k: _plain(v) for k, v in self.facts.items()},
+            "presumed": [{"fact": n, "value": _plain(v)} for n, v in self.presumed],
         }

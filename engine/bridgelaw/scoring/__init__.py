@@ -1,0 +1,102 @@
+"""Score deals and rubbers under a code, every number from its parameters, every entry citing its law.
+
+A *result* (``schema/score.schema.json``) names the code, the declarer, the contract, the tricks the declaring
+side won, and the honours — from a PBN ``deal`` or stated — plus revokes (with the penalty the innocent side
+chose) and other penalty points. A *rubber* is ``{code, deals: [result, ...], unfinished: bool}``.
+
+The package, one job a module:
+
+- :mod:`.rules` — a code's scoring numbers bound once, and :func:`trick_value` (shared with the table);
+- :mod:`.sheet` — the score sheet checked at the edge, with the facts it determines derived;
+- :mod:`.deal` — PBN deals read as rank strings; honours and chicane counted from them;
+- :mod:`.core` — the one deal scorer, with the who-scores hook (:class:`.core.Partnerships`, :class:`.core.Players`);
+- :mod:`.revokes` — revokes through the code's own revoke provisions (the referee);
+- :mod:`.rubber` — the one rubber scorer, and the three-hand settlement;
+- :mod:`.model` — :class:`ScoreEntry` (its reason formatted when read), :class:`Score`, :class:`Contract`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import InputError
+from ..loader import load_code
+from ..values import Seat
+from .core import cap_entries, score_core, variant_of
+from .deal import honours_of, parse_deal, read_hands
+from .model import Contract, Score, ScoreEntry, new_score
+from .rubber import score_rubber, settle
+from .rules import Rules, can_double, rules_of, trick_value
+from .sheet import NO_PLAY_KEYS, check_keys, read_penalties, read_sheet
+from .sheet import parse_contract as _parse_contract
+
+__all__ = ["ScoreEntry", "Score", "Contract", "score", "settle", "parse_contract", "parse_deal", "honours_of",
+           "trick_value", "can_double", "rules_of", "read_hands"]
+
+
+def parse_contract(code: Any, text: Any, field_name: str = "contract") -> Contract:
+    """A contract as the code reads it (``'2HX'``; straight bridge ``'H x4'``)."""
+    return _parse_contract(rules_of(code), text, field_name)
+
+
+_RULES: dict[str, Rules] = {}  # by code id: the bound rules of the code load_code gives
+
+
+def score(result: Mapping[str, Any]) -> Score:
+    """Score one deal, or a rubber (``deals: [...]``)."""
+    if type(result) is not dict and not isinstance(result, Mapping):
+        raise InputError("result", "expected a mapping with code, declarer, contract, tricks, ...")
+    code_id = result.get("code")
+    if code_id is None:
+        raise InputError("code", "is required")
+    if type(code_id) is not str or not 0 < len(code_id) <= 40:
+        raise InputError("code", f"expected a code id such as wcny-1913, got {code_id!r:.60}")
+    rules = _RULES.get(code_id)
+    if rules is None or rules.code is not load_code(code_id):
+        rules = _RULES[code_id] = rules_of(load_code(code_id))
+    if "deals" in result:
+        if not rules.rubbers:
+            raise InputError("deals", f"{rules.id} has neither games nor rubbers: score each deal by itself")
+        return score_rubber(rules, result)
+    return score_one(rules, result)
+
+
+def score_one(rules: Rules, result: Mapping[str, Any], where: str = "",
+              capped_below: Mapping[Any, int] | None = None) -> Score:
+    """One deal: played, or ended without play. ``capped_below`` is each side's score toward game so far (in a
+    rubber), which a revoking side's cap counts from."""
+    if result.get("new_deal") is not None:
+        return _without_play(rules, result, where)
+    who = variant_of(rules)
+    sheet = read_sheet(rules, result, where)
+    entries, notes, capped = score_core(rules, sheet, who, where)
+    out: tuple[ScoreEntry, ...] | list[ScoreEntry] = entries
+    if capped and rules.revoking_cap is not None:
+        out = cap_entries(entries, capped, dict(capped_below or {}), *rules.revoking_cap)
+    return new_score(rules.id, tuple(out), tuple(notes), capped, who.kept(sheet) if who.three else ())  # type: ignore[arg-type]
+
+
+def _without_play(rules: Rules, result: Mapping[str, Any], where: str) -> Score:
+    """A deal that ends without play (a new deal demanded, or every player passed): only the penalties exacted
+    before it ended score."""
+    check_keys(result, NO_PLAY_KEYS, where, "a deal without play has")
+    if result["new_deal"] is not True:
+        raise InputError(f"{where}new_deal", f"expected true (the deal ended without play), got {result['new_deal']!r}")
+    players = None
+    if rules.three:
+        if "dummy" not in result:
+            raise InputError(f"{where}dummy", "is required in three-hand: the seat of the dummy hand")
+        dummy = Seat.parse(result["dummy"], f"{where}dummy") if isinstance(result["dummy"], str) else None
+        if dummy is None:
+            raise InputError(f"{where}dummy", f"expected a seat N, E, S or W, got {result['dummy']!r}")
+        players = tuple(s for s in Seat if s is not dummy)
+    if result.get("dealer") is not None and (not isinstance(result["dealer"], str) or result["dealer"] not in "NESW"
+                                             or len(result["dealer"]) != 1):
+        raise InputError(f"{where}dealer", f"expected a seat N, E, S or W, got {result['dealer']!r}")
+    if "note" in result and not isinstance(result["note"], str):
+        raise InputError(f"{where}note", "expected a text")
+    pens = read_penalties(rules, result, where, players)
+    entries = tuple(ScoreEntry(p.who, p.column, p.points, p.reason, p.law, None, "penalty") for p in pens if p.points)
+    note = ("the deal ended without play: only the penalties exacted in it score",)
+    return new_score(rules.id, entries, note, (), players or ())

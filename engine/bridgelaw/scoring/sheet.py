@@ -1,0 +1,446 @@
+"""The score sheet at the edge: a result (``schema/score.schema.json``) checked once, against the schema's shape and
+then against the code, into a typed :class:`Sheet` — or one :class:`InputError` naming its field.
+
+Checked against the code: seats that exist in it (three-hand: no player sits at the dummy packet), a contract in a
+strain it has, a chicane list of distinct seats (none at no trumps, none where the code has no chicane), honours
+that a deal can hold (and, with a chicane, that the void hands leave possible), penalty columns the score has and
+laws the code has, revoke counts. Facts the rest of the sheet determines are derived, not asked:
+
+- honours and chicane from the ``deal`` (given as well, they must agree with it);
+- ``original_one_spade``, where the code's dealer must declare: a one-spade contract the dealer plays can only be
+  his original declaration, one another player plays cannot (given as well, it must agree);
+- the dummy of a four-hand deal is the declarer's partner (given, it must be).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InputError, did_you_mean
+from ..values import Seat, Side, Strain
+from .deal import Hands, honour_counts, honours_of, read_hands, voids
+from .model import Contract
+from .rules import Rules
+
+__all__ = ["Sheet", "Revoke", "Penalty", "read_sheet", "read_penalties", "parse_contract", "DEAL_KEYS",
+           "NO_PLAY_KEYS"]
+
+DEAL_KEYS = ("code", "dealer", "declarer", "contract", "tricks", "deal", "honours", "chicane", "revokes",
+             "penalties", "original_one_spade", "dummy", "note", "new_deal")
+NO_PLAY_KEYS = ("code", "dealer", "dummy", "new_deal", "penalties", "note")
+_DEAL_KEY_SET = frozenset(DEAL_KEYS)
+_SEAT = {s.value: s for s in Seat}
+_SIDE = {"NS": Side.NS, "EW": Side.EW}
+_COLUMNS = ("trick", "honour")
+_MAX_LIST = 52  # revokes, penalties: no more than the cards of a deal
+_MAX_POINTS = 100_000
+_MAX_TEXT = 500
+
+
+@dataclass(frozen=True)
+class Revoke:
+    offender: Seat
+    choice: str | None
+
+
+@dataclass(frozen=True)
+class Penalty:
+    who: Side | Seat
+    column: str
+    points: int
+    law: str
+    reason: str
+
+
+@dataclass(slots=True)
+class Sheet:
+    """One deal's result, checked: everything the scorer reads, with the derived facts filled in (made once per
+    deal, read only by the scorer)."""
+
+    declarer: Seat
+    dealer: Seat | None
+    contract: Contract
+    tricks: int
+    held: tuple[Side, str] | None  # four-hand: the side holding honours and how
+    counts: Mapping[Seat, tuple[int, int]] | None  # three-hand: (honours counted for the player, most in one hand)
+    chicane: tuple[Seat, ...]
+    revokes: tuple[Revoke, ...]
+    penalties: tuple[Penalty, ...]
+    original_one_spade: bool
+    dummy: Seat | None
+    spade_note: str = ""
+
+
+# --------------------------------------------------------------------------
+# Contracts
+
+
+_AUCTION_CONTRACT = re.compile(r"^([1-9])(C|D|H|S|R|NT|N)(XX|X)?$")
+_STRAIGHT_CONTRACT = re.compile(r"^(C|D|H|S|NT|N)(?:\s*[xX*]\s*(\d{1,5}))?$")
+_DOUBLED = {None: 0, "X": 1, "XX": 2}
+
+
+def parse_contract(rules: Rules, text: Any, field_name: str = "contract") -> Contract:
+    cache: dict[str, Contract] = rules.code.__dict__.setdefault("_contracts", {})
+    hit = cache.get(text) if type(text) is str else None
+    if hit is not None:
+        return hit
+    c = _parse_contract(rules, text, field_name)
+    if len(cache) < 2048:
+        cache[text] = c
+    return c
+
+
+def _parse_contract(rules: Rules, text: Any, field_name: str) -> Contract:
+    if not isinstance(text, str) or len(text) > 16:
+        raise InputError(field_name, f"expected a contract such as 2HX (auction) or 'H x4' (straight bridge), "
+                                     f"got {_show(text)}")
+    t = text.strip().upper()
+    values = rules.values
+    if rules.auction:
+        m = _AUCTION_CONTRACT.match(t)
+        top = int(rules.code.params.get("max_level", 0)) or (13 - rules.book)
+        if not m or int(m.group(1)) > top:
+            raise InputError(field_name, f"{text!r} is not a contract: expected a level 1-{top}, a strain "
+                             f"{' '.join(values)} and X or XX if doubled (e.g. 4S, 3NTX)")
+        strain = "NT" if m.group(2) in ("N", "NT") else m.group(2)
+        if strain not in values:
+            raise InputError(field_name, f"{rules.id} has no {strain} declaration (its strains: {', '.join(values)})")
+        return Contract(text, int(m.group(1)), Strain(strain), _DOUBLED[m.group(3)])
+    m = _STRAIGHT_CONTRACT.match(t)
+    if not m:
+        raise InputError(field_name, f"{text!r} is not a straight-bridge declaration: expected the trump C D H S or "
+                         "NT and the doubling multiplier (e.g. 'H x4', 'NT')")
+    strain = "NT" if m.group(1) in ("N", "NT") else m.group(1)
+    mult = int(m.group(2) or 1)
+    if mult < 1 or mult & (mult - 1) or mult > 1 << 16:
+        raise InputError(field_name, f"the multiplier must be 1, 2, 4, 8, ... (each double doubles) up to {1 << 16}, "
+                                     f"got {mult}")
+    if strain not in values:
+        raise InputError(field_name, f"{rules.id} has no {strain} declaration (its strains: {', '.join(values)})")
+    return Contract(text, None, Strain(strain), mult)
+
+
+# --------------------------------------------------------------------------
+# Fields
+
+
+def _show(v: Any) -> str:
+    r = repr(v)
+    return r if len(r) <= 60 else r[:57] + "..."
+
+
+def _seat(v: Any, field_name: str) -> Seat:
+    s = _SEAT.get(v) if type(v) is str else None
+    if s is None:
+        raise InputError(field_name, f"expected a seat N, E, S or W, got {_show(v)}"
+                         + (did_you_mean(v.upper(), _SEAT) if isinstance(v, str) else ""))
+    return s
+
+
+def _int(v: Any, field_name: str, lo: int, hi: int) -> int:
+    if type(v) is not int or not lo <= v <= hi:
+        raise InputError(field_name, f"expected a whole number {lo}-{hi}, got {_show(v)}")
+    return v
+
+
+def _text(v: Any, field_name: str) -> str:
+    if not isinstance(v, str) or len(v) > _MAX_TEXT:
+        raise InputError(field_name, f"expected a text of at most {_MAX_TEXT} characters, got {_show(v)}")
+    return v
+
+
+def _list(v: Any, field_name: str, what: str) -> list[Any]:
+    if not isinstance(v, list):
+        raise InputError(field_name, f"expected a list of {what}, got {_show(v)}")
+    if len(v) > _MAX_LIST:
+        raise InputError(field_name, f"at most {_MAX_LIST} entries (the cards of a deal), got {len(v)}")
+    return v
+
+
+def check_keys(result: Mapping[Any, Any], allowed: tuple[str, ...], where: str, what: str = "") -> None:
+    for k in result:
+        if k not in allowed:
+            raise InputError(f"{where}{k}", f"unknown field{did_you_mean(str(k), allowed)}; "
+                             f"{what or 'fields are'} {', '.join(allowed)}")
+    no_nulls(result, where)
+
+
+def no_nulls(result: Mapping[Any, Any], where: str) -> None:
+    """A field is given a value or left out: null is neither."""
+    if None in result.values():
+        k = next(k for k, v in result.items() if v is None)
+        raise InputError(f"{where}{k}", "null is not a value: give one, or leave the field out")
+
+
+def read_penalties(rules: Rules, result: Mapping[str, Any], where: str, players: tuple[Seat, ...] | None
+                   ) -> tuple[Penalty, ...]:
+    """The penalties a sheet carries (points other laws gave): to a side, or in three-hand to a player."""
+    pens = result.get("penalties")
+    if pens is None:
+        return ()
+    out = []
+    for i, pen in enumerate(_list(pens, f"{where}penalties", "{side, points, law}")):
+        at = f"{where}penalties[{i}]"
+        if not isinstance(pen, Mapping):
+            raise InputError(at, "expected {side: " + ("<player seat>" if players else "NS|EW")
+                             + ", points: N, law: \"54\"}")
+        check_keys(pen, ("side", "points", "law", "column", "reason"), f"{at}.", "a penalty has")
+        for k in ("side", "points", "law"):
+            if k not in pen:
+                raise InputError(f"{at}.{k}", "is required")
+        if players is not None:
+            who: Side | Seat = _seat(pen["side"], f"{at}.side")
+            if who not in players:
+                raise InputError(f"{at}.side", f"{who.value} is the dummy packet: no player sits there; the players "
+                                 f"are {', '.join(p.value for p in players)}")
+        else:
+            who_side = _SIDE.get(pen["side"]) if type(pen["side"]) is str else None
+            if who_side is None:
+                raise InputError(f"{at}.side", f"expected NS or EW, got {_show(pen['side'])}")
+            who = who_side
+        points = _int(pen["points"], f"{at}.points", -_MAX_POINTS, _MAX_POINTS)
+        law = pen["law"]
+        if not isinstance(law, str) or rules.code.law(law) is None:
+            raise InputError(f"{at}.law", f"{rules.id} has no law {_show(law)}"
+                             + (did_you_mean(law, [lw.number for lw in rules.code.laws]) if isinstance(law, str)
+                                else ""))
+        column = pen.get("column", "honour")
+        if column not in _COLUMNS:
+            raise InputError(f"{at}.column", f"expected trick or honour, got {_show(column)}"
+                             + (did_you_mean(column, _COLUMNS) if isinstance(column, str) else ""))
+        reason = _text(pen.get("reason", "penalty"), f"{at}.reason")
+        out.append(Penalty(who, column, points, law, reason))
+    return tuple(out)
+
+
+def _revokes(result: Mapping[str, Any], where: str) -> tuple[Revoke, ...]:
+    revokes = result.get("revokes")
+    if not revokes:
+        if revokes is not None and revokes != []:
+            raise InputError(f"{where}revokes", f"expected a list of {{offender, choice}}, got {_show(revokes)}")
+        return ()
+    out = []
+    for i, r in enumerate(_list(revokes, f"{where}revokes", "{offender, choice}")):
+        f = f"{where}revokes[{i}]"
+        if not isinstance(r, Mapping) or "offender" not in r:
+            raise InputError(f, "expected {offender: N, choice: tricks|points} (choice when the innocent side "
+                             "chooses)")
+        check_keys(r, ("offender", "choice"), f"{f}.", "a revoke has")
+        choice = r.get("choice")
+        if choice is not None and (not isinstance(choice, str) or len(choice) > 40):
+            raise InputError(f"{f}.choice", f"expected the id of the option chosen, got {_show(choice)}")
+        out.append(Revoke(_seat(r["offender"], f"{f}.offender"), choice))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------
+# Honours and chicane
+
+
+def _stated_honours(rules: Rules, h: Any, strain: Strain, where: str) -> tuple[Side, str] | None:
+    if h is None or h == "none":
+        return None
+    if type(h) is dict and type(h.get("held")) is str and h.get("side") in _SIDE:
+        if len(h) != 2:
+            check_keys(h, ("side", "held"), f"{where}honours.", "honours have")
+        table = rules.honours_no_trump if strain is Strain.NT else rules.honours_trump
+        if h["held"] not in table:
+            raise InputError(f"{where}honours.held", f"expected one of {', '.join(table)}, got {h['held']!r}"
+                             + did_you_mean(h["held"], table)
+                             + (" (at no trumps honours are aces)" if strain is Strain.NT else ""))
+        return _SIDE[h["side"]], h["held"]
+    if isinstance(h, Mapping) and "side" in h and h.get("side") not in _SIDE:
+        raise InputError(f"{where}honours.side", f"expected NS or EW, got {_show(h.get('side'))}")
+    raise InputError(f"{where}honours", "expected {side: NS|EW, held: four_in_one_hand|...} or 'none' (or give "
+                     "the deal)")
+
+
+def _stated_chicane(rules: Rules, c: Any, strain: Strain, where: str) -> tuple[Seat, ...]:
+    if c is None or c == []:
+        return ()
+    if not isinstance(c, list):
+        raise InputError(f"{where}chicane", f"expected a list of the seats void of trumps, e.g. [\"W\"], got {_show(c)}")
+    seats = tuple(_seat(s, f"{where}chicane[{i}]") for i, s in enumerate(c))
+    for i, s in enumerate(seats):
+        if s in seats[:i]:
+            raise InputError(f"{where}chicane[{i}]", f"{s.value} is named twice: list each seat void of trumps once")
+    if rules.chicane is None:
+        raise InputError(f"{where}chicane", f"{rules.id} has no chicane"
+                         + (f" ({rules.code.params.none('chicane').note})" if rules.code.params.none("chicane") else ""))
+    if strain is Strain.NT:
+        raise InputError(f"{where}chicane", "at no trumps there is no trump to be void of: no chicane")
+    if len(seats) > 3:
+        raise InputError(f"{where}chicane", "the thirteen trumps are in some hand: at most three hands are void")
+    return seats
+
+
+def _check_against_voids(held: tuple[Side, str] | None, void: tuple[Seat, ...], where: str) -> None:
+    """Honours held by a side are in its hands: both partners void leaves it none, one void leaves all its honours
+    in the other hand (no honours 'between partners' past three)."""
+    if held is None:
+        return
+    side, key = held
+    empty = [s for s in side.seats if s in void]
+    if len(empty) == 2:
+        raise InputError(f"{where}honours", f"{side.value} hold honours, but chicane says both "
+                         f"{' and '.join(s.value for s in empty)} hold no trump")
+    if empty and key in ("four_between_partners", "five_between_partners", "four_in_one_hand_fifth_in_partners"):
+        raise InputError(f"{where}honours.held", f"{empty[0].value} holds no trump (chicane), so {side.value}'s "
+                         f"honours are all in one hand: {key} cannot be")
+
+
+def _three_hand_counts(rules: Rules, h: Any, strain: Strain, declarer: Seat, dummy: Seat,
+                       players: tuple[Seat, ...], where: str) -> dict[Seat, tuple[int, int]]:
+    if h is None or h == "none":
+        return {}
+    if not isinstance(h, Mapping):
+        raise InputError(f"{where}honours", "three-hand: expected {<seat>: count, ...} per player (the declarer's "
+                         "count includes the dummy's; give the deal to split them), or 'none'")
+    most = 4 if strain is Strain.NT else 5
+    what = "aces" if strain is Strain.NT else "honours"
+    out: dict[Seat, tuple[int, int]] = {}
+    for k, v in h.items():
+        seat = _seat(k, f"{where}honours")
+        if seat is dummy:
+            raise InputError(f"{where}honours.{k}", f"{k} is the dummy packet: its {what} are counted in the "
+                             f"declarer's ({declarer.value}'s) count")
+        out[seat] = (_int(v, f"{where}honours.{k}", 0, most), _int(v, f"{where}honours.{k}", 0, most))
+    if sum(n for n, _ in out.values()) > most:
+        raise InputError(f"{where}honours", f"a deal holds {most} {what}; these counts add up to "
+                         f"{sum(n for n, _ in out.values())}")
+    return out
+
+
+def _counts_from_deal(hands: Hands, strain: Strain, declarer: Seat, dummy: Seat,
+                      players: tuple[Seat, ...]) -> dict[Seat, tuple[int, int]]:
+    n = honour_counts(hands, strain)
+    out = {s: (n[s], n[s]) for s in players}
+    out[declarer] = (n[declarer] + n[dummy], max(n[declarer], n[dummy]))
+    return out
+
+
+# --------------------------------------------------------------------------
+# The sheet
+
+
+def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "") -> Sheet:
+    """A deal's result, checked and completed (see the module docstring)."""
+    if not _DEAL_KEY_SET.issuperset(result):
+        check_keys(result, DEAL_KEYS, where)
+    elif None in result.values():
+        no_nulls(result, where)
+    if "declarer" not in result:
+        raise InputError(f"{where}declarer", "is required (the player of the combined hands)")
+    declarer = _SEAT.get(result["declarer"]) if type(result["declarer"]) is str else None
+    if declarer is None:
+        declarer = _seat(result["declarer"], f"{where}declarer")
+    contract = parse_contract(rules, result.get("contract"), f"{where}contract")
+    tricks = result.get("tricks")
+    if type(tricks) is not int or not 0 <= tricks <= 13:
+        _int(tricks, f"{where}tricks", 0, 13)
+    dealer = None
+    if "dealer" in result:
+        dealer = _seat(result["dealer"], f"{where}dealer")
+    if "note" in result:
+        _text(result["note"], f"{where}note")
+    if "new_deal" in result:
+        raise InputError(f"{where}new_deal", "a deal that was played has no new_deal (a deal ended without play "
+                         "carries only new_deal and its penalties)")
+    strain = contract.strain
+    dummy = None
+    if rules.three:
+        if "dummy" not in result:
+            raise InputError(f"{where}dummy", "is required in three-hand: the seat of the dummy hand (no player "
+                             "sits there)")
+        dummy = _seat(result["dummy"], f"{where}dummy")
+        if declarer is dummy:
+            raise InputError(f"{where}declarer", "the dummy cannot be the declarer")
+        if dealer is dummy:
+            raise InputError(f"{where}dealer", f"{dealer.value} is the dummy packet: no player sits there")
+        players = tuple(s for s in Seat if s is not dummy)
+        if "chicane" in result and result["chicane"] != []:
+            raise InputError(f"{where}chicane", "the Laws of Three Hand Auction score no chicane (T13 scores honours "
+                             "by each player); give any points agreed as penalties")
+        deal = result.get("deal")
+        if deal is not None:
+            counts = _counts_from_deal(read_hands(deal, f"{where}deal"), strain, declarer, dummy, players)
+            if result.get("honours") not in (None, "none") or result.get("honours") == "none" and any(
+                    n for n, _ in counts.values()):
+                stated = _three_hand_counts(rules, result.get("honours"), strain, declarer, dummy, players, where)
+                if {s: n for s, (n, _) in counts.items() if n} != {s: n for s, (n, _) in stated.items() if n}:
+                    raise InputError(f"{where}honours", "the honours stated are not those the deal shows "
+                                     f"({', '.join(f'{s.value} {n}' for s, (n, _) in counts.items())}); give one")
+        else:
+            counts = _three_hand_counts(rules, result.get("honours"), strain, declarer, dummy, players, where)
+        held, chicane = None, ()
+    else:
+        if "dummy" in result and _seat(result["dummy"], f"{where}dummy") is not declarer.partner:
+            raise InputError(f"{where}dummy", f"the dummy is the declarer's partner, {declarer.partner.value}")
+        players = None
+        counts = None
+        deal = result.get("deal")
+        if deal is not None:
+            hands = read_hands(deal, f"{where}deal")
+            held = honours_of(hands, strain)
+            table = rules.honours_no_trump if strain is Strain.NT else rules.honours_trump
+            if held is not None and held[1] not in table:
+                held = None  # a holding this code does not score
+            chicane = voids(hands, strain) if rules.chicane is not None else ()
+            if "honours" in result:
+                stated = _stated_honours(rules, result["honours"], strain, where)
+                if stated != held:
+                    raise InputError(f"{where}honours", f"the deal shows {_held_words(held)}, not "
+                                     f"{_held_words(stated)}: give the deal or the honours, or make them agree")
+            if "chicane" in result:
+                given = _stated_chicane(rules, result["chicane"], strain, where)
+                if given and set(given) != set(chicane):
+                    raise InputError(f"{where}chicane", f"the deal shows {', '.join(s.value for s in chicane) or 'no hand'}"
+                                     " void of trumps: give the deal or the chicane, or make them agree")
+        else:
+            held = _stated_honours(rules, result.get("honours"), strain, where)
+            chicane = _stated_chicane(rules, result.get("chicane"), strain, where) if "chicane" in result else ()
+            if chicane:
+                _check_against_voids(held, chicane, where)
+    revokes = _revokes(result, where) if "revokes" in result else ()
+    penalties = read_penalties(rules, result, where, players) if "penalties" in result else ()
+    original, note = (_original_one_spade(rules, result, contract, declarer, dealer, where)
+                      if contract.level == 1 or "original_one_spade" in result else (False, ""))
+    return Sheet(declarer, dealer, contract, tricks, held, counts, chicane, revokes, penalties, original, dummy, note)
+
+
+def _held_words(held: tuple[Side, str] | None) -> str:
+    return "no honours" if held is None else f"{held[0].value} holding {held[1].replace('_', ' ')}"
+
+
+def _original_one_spade(rules: Rules, result: Mapping[str, Any], contract: Contract, declarer: Seat,
+                        dealer: Seat | None, where: str) -> tuple[bool, str]:
+    """Whether a one-spade contract was the dealer's original declaration: stated, or derived where the code's
+    dealer must declare (the one spade the dealer plays can only be his own first call; another's cannot be)."""
+    flag = result.get("original_one_spade")
+    one_spade = contract.level == 1 and contract.strain is Strain.S
+    if flag is not None and not isinstance(flag, bool):
+        raise InputError(f"{where}original_one_spade", f"expected true or false, got {_show(flag)}")
+    if flag and not one_spade:
+        raise InputError(f"{where}original_one_spade", f"the contract is {contract.text}, not one spade")
+    if not one_spade or rules.spade_limit is None or rules.spade_limit_any:
+        return bool(flag), ""
+    derived: bool | None = None
+    if dealer is not None:
+        if declarer is not dealer:
+            derived = False
+        elif rules.dealer_must_declare:
+            derived = True
+    if flag is None:
+        if derived is None:
+            return False, (" (the limit on the dealer's original one spade is not applied: give dealer or "
+                           "original_one_spade)")
+        return derived, ""
+    if derived is not None and derived != flag:
+        why = (f"the declarer {declarer.value} is not the dealer {dealer.value}" if declarer is not dealer  # type: ignore[union-attr]
+               else f"the dealer must declare under {rules.id}, so the one spade he plays was his first call")
+        raise InputError(f"{where}original_one_spade", f"cannot be {str(flag).lower()}: {why}")
+    return flag, ""

@@ -1,0 +1,82 @@
+"""Score sheets at the edge: the published schema and the engine agree; bad sheets are refused by field."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bridgelaw
+from bridgelaw import BridgelawError, InputError
+from bridgelaw.casebook import load_cases
+
+from conftest import ROOT
+from scoresheets import problems, random_sheet, schema_valid, validators
+
+SCORES = load_cases(ROOT / "rulings", scores=True)
+
+
+@pytest.mark.parametrize("case", SCORES, ids=[c.path.split("/", 1)[1][:-5] for c in SCORES])
+def test_every_scoring_case_is_valid_under_the_schema_and_its_score_too(case):
+    assert schema_valid(case.incident), case.path
+    s = bridgelaw.score(case.incident)
+    assert not problems(case.incident, s)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2 ** 32))
+def test_fuzzed_sheets_score_or_are_refused_by_field(seed):
+    sheet = random_sheet(random.Random(seed))
+    valid = schema_valid(sheet)
+    try:
+        s = bridgelaw.score(sheet)
+    except InputError as e:
+        assert e.field and e.message  # refused, naming the field
+        return
+    except BridgelawError as e:  # a law-file error from a score sheet is a bug
+        raise AssertionError(f"{type(e).__name__}: {e}") from e
+    assert valid, f"the engine scored a sheet the schema refuses: {sheet}"
+    assert not problems(sheet, s), (sheet, problems(sheet, s))
+
+
+@pytest.mark.parametrize("sheet, field", [
+    ({"code": "wcny-1913", "declarer": "S", "contract": "1SX", "tricks": 4, "dealer": "S"}, None),
+    ({"code": "wcny-1913", "declarer": "S", "contract": "1SX", "tricks": 4, "dealer": "S",
+      "original_one_spade": False}, "original_one_spade"),
+    ({"code": "wcny-1913", "declarer": "N", "contract": "1SX", "tricks": 4, "dealer": "S",
+      "original_one_spade": True}, "original_one_spade"),
+])
+def test_original_one_spade_is_derived_from_dealer_and_declarer_and_checked_when_given(sheet, field):
+    if field is None:
+        assert bridgelaw.score(sheet).totals()["EW"]["honour"] == 100
+        return
+    with pytest.raises(InputError) as err:
+        bridgelaw.score(sheet)
+    assert err.value.field == field
+
+
+def test_a_one_spade_the_sheet_cannot_place_is_scored_in_full_with_a_note():
+    s = bridgelaw.score({"code": "wcny-1913", "declarer": "S", "contract": "1SX", "tricks": 4})
+    assert s.totals()["EW"]["honour"] == 300 and any("original one spade" in n for n in s.notes)
+
+
+def test_honours_given_with_the_deal_must_agree_with_it():
+    deal = "N:AKQJ2.AK.AK.AKQ2 T9876.QJ2.QJ2.J3 543.T9876.T98.T9 .543.76543.87654"
+    s = bridgelaw.score({"code": "wcny-1913", "declarer": "S", "contract": "4S", "tricks": 10, "deal": deal,
+                         "honours": {"side": "NS", "held": "four_in_one_hand"}})
+    assert s.totals()["NS"]["honour"] == 16
+
+
+def test_schema_refuses_what_the_engine_refuses_for_shape():
+    # the same shape errors the engine names: unknown keys, a chicane string, a boolean count, duplicate seats
+    for bad in ({"code": "wcny-1913", "declarer": "S", "contract": "2H", "tricks": 8, "trick": 8},
+                {"code": "wcny-1912", "declarer": "S", "contract": "2H", "tricks": 8, "chicane": "NS"},
+                {"code": "wcny-1912", "declarer": "S", "contract": "2H", "tricks": 8, "chicane": ["N", "N"]},
+                {"code": "wcny-1913", "declarer": "S", "contract": "2H", "tricks": 8,
+                 "penalties": [{"side": "NS", "points": 50, "law": "54", "column": "garbage"}]},
+                {"code": "american-1905", "declarer": "S", "contract": "H x" + "9" * 50, "tricks": 8}):
+        assert not validators()[0].is_valid(bad)
+        with pytest.raises(InputError):
+            bridgelaw.score(bad)
