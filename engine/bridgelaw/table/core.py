@@ -27,7 +27,7 @@ from ..values import _SEAT_BY_TEXT, Call, Card, EffectKind, Option, Ruling, Seat
 from .model import Rules, rules_of
 from .effects import _no_double_entry
 from . import remedies
-from .rulings import rule_cached
+from .rulings import rule_cached, shown_facts
 from .state import (
     ACTION_ARGS, OVER, CallRecord, entry_of, HistoryEntry, Obligation, Pending, Phase, Revoke, TableState, Trick, legacy_view,
 )
@@ -98,6 +98,17 @@ DETECTED = frozenset({
     "premature_play", "failure_to_play_as_directed", "revoke", "exposed_card_before_lead", "exposed_card", "claim",
     "extra_card_played",
 })
+
+
+_ROTATIONS: dict[tuple[str, int], tuple[str, ...]] = {}
+
+
+def _rotation(dealer: str, players: int) -> tuple[str, ...]:
+    """The seats that call, in rotation from the dealer (the referee's own ``callers``), as texts."""
+    hit = _ROTATIONS.get((dealer, players))
+    if hit is None:
+        hit = _ROTATIONS[(dealer, players)] = tuple(s.value for s in callers(_SEAT[dealer], players))
+    return hit
 
 
 def _kind_facts(kind: str) -> Mapping[str, Any]:
@@ -186,7 +197,8 @@ class Table:
         self._st = TableState(c.id, self.variant, d, deal, detect)
         if deal is not None:
             self._st.hands = _hands_of(deal)
-        self._legacy: dict[str, Any] | None = None
+        self._legacy: tuple[Any, ...] | None = None
+        self._tc: tuple[str | None, str | None] = (None, None)  # (contract, its trump), remembered
         self._setup()
         if history is not None:
             self._replay(history, "history")
@@ -199,9 +211,14 @@ class Table:
     @property
     def state(self) -> dict[str, Any]:
         """Deprecated: the state in its old dict shape (a copy; use the properties, or :meth:`to_json`)."""
-        if self._legacy is None:
-            self._legacy = legacy_view(self._st)
-        return self._legacy
+        st = self._st
+        h = st.history
+        last = h[-1] if h else None
+        hit = self._legacy
+        # every action adds to the history; the view holds the last entry, so a new one is never mistaken for it
+        if hit is None or hit[0] is not st or hit[1] != len(h) or hit[2] is not last:
+            hit = self._legacy = (st, len(h), last, legacy_view(st))
+        return hit[3]  # type: ignore[no-any-return]
 
     @property
     def dealer(self) -> Seat:
@@ -347,7 +364,14 @@ class Table:
 
     def pending(self) -> Ruling | None:
         p = self._st.pending
-        return rule_cached(self.code, p.incident) if p else None
+        return self._ruling_of(p) if p else None
+
+    def _ruling_of(self, p: Pending) -> Ruling:
+        """The ruling a pending incident gives (remembered on it until an answer changes the incident)."""
+        r = p.ruling
+        if r is None:
+            r = p.ruling = rule_cached(self.code, p.incident)
+        return r  # type: ignore[no-any-return]
 
     def seating(self) -> dict[str, str]:
         """Position -> the player who sits there. Four-handed: each seat its own player."""
@@ -434,16 +458,14 @@ class Table:
 
     def _pend(self, r: Ruling, incident: dict[str, Any], offender: str, facts: dict[str, Any],
               call: tuple[str, str] | None, card: tuple[str, str] | None) -> Answer:
-        self._st.pending = Pending(r.irregularity, offender, facts, incident, call, card)
-        shown = {k: getattr(v, "value", getattr(v, "text", v)) for k, v in r.facts.items()
-                 if k not in ("dealer", "eldest", "offender")}
-        return Answer(False, r.irregularity, shown, r)
+        self._st.pending = Pending(r.irregularity, offender, facts, incident, call, card, ruling=r)
+        return Answer(False, r.irregularity, shown_facts(r), r)
 
     def _due(self) -> Answer:
         """A ruling deferred until the declarer was known, now due (the call was legal; apply the ruling)."""
         p = self._st.pending
         assert p is not None
-        r = rule_cached(self.code, p.incident)
+        r = self._ruling_of(p)
         return Answer(True, r.irregularity, p.facts, r, note="a ruling deferred until the declarer was known "
                       "is now due: apply it before the play")
 
@@ -457,7 +479,7 @@ class Table:
         where a call out of turn allowed to stand took the auction out of its rotation."""
         pairs = [(c.seat, c.call) for c in self._st.calls] + list(extra)
         out: dict[str, Any] = {"auction": [c for _, c in pairs]}
-        order = [s.value for s in callers(self.dealer, self.code.players)]
+        order = _rotation(self._st.dealer, self.code.players)
         if any(w != order[i % len(order)] for i, (w, _) in enumerate(pairs)):
             out["callers"] = [w for w, _ in pairs]
         return out
@@ -481,7 +503,6 @@ class Table:
         text, ans = self._call(s, call)
         st.history.append(("call", s, text) if ans is _LEGAL else
                           self._entry("call", s, {"call": text}, ans))
-        self._legacy = None
         return ans
 
     def _call_text(self, call: Any) -> str:
@@ -686,8 +707,8 @@ class Table:
                 inc.pop("auction", None)
                 inc.pop("callers", None)
             p.offender = inc["offender"] = moved
-            p.incident = inc
-            r = rule_cached(self.code, inc)
+            p.incident, p.ruling = inc, None
+            r = self._ruling_of(p)
             if r.options or r.questions or any(e.to_dict() not in (p.done or []) for e in r.effects):
                 st.pending = p
 
@@ -747,10 +768,16 @@ class Table:
         return self._st.contract[1:]  # type: ignore[index]
 
     def _trump(self) -> str | None:
-        if self._st.contract is None:
+        contract = self._st.contract
+        tc = self._tc
+        if tc[0] == contract:
+            return tc[1]
+        if contract is None:
             return None
         strain = self._strain()
-        return None if strain == "NT" else "S" if strain == "R" else strain
+        trump = None if strain == "NT" else "S" if strain == "R" else strain
+        self._tc = (contract, trump)
+        return trump
 
     def play(self, seat: str | Seat, card: str | Card) -> Answer:
         """A card played by ``seat`` (the declarer plays the dummy's cards as the dummy's seat)."""
@@ -764,13 +791,30 @@ class Table:
         hands = st.hands
         if hands is not None and ct not in hands[sv]:
             raise MalformedActionError("card", f"{sv} does not hold {ct}")
-        ans = self._play(sv, ct)
-        st.history.append(("play", sv, ct) if ans is _LEGAL else
-                          self._entry("play", sv, {"card": ct}, ans))
-        self._legacy = None
+        cur = st.current
+        if sv == (_LHO[cur[-1][0]] if cur else st.leader) and hands is not None and not st.exposed \
+                and not st.obligations and st.detect:
+            # the common case, inline: in turn, no penalty in force; the card leaves the hand for the trick
+            hand = hands[sv]
+            if cur and ct[0] != cur[0][1][0]:
+                self._note_revoke(sv, ct, cur, hand)
+            hand.remove(ct)
+            cur.append((sv, ct))
+            ans = _LEGAL
+            if len(cur) == 4:
+                self._quit_trick()
+                if st.revokes and st.phase == "done":  # the last trick quitted: the deal is over
+                    ans = self._established_revokes()
+            elif st.revokes and len(cur) == 1:
+                # the trick of a revoke was turned and quitted, and a card is played to the next: established
+                ans = self._established_revokes()
+        else:
+            ans = self._play(sv, ct)
+        st.history.append(("play", sv, ct) if ans is _LEGAL else self._entry("play", sv, {"card": ct}, ans))
         return ans
 
     def _play(self, sv: str, ct: str) -> Answer:
+        """A card out of turn, under a penalty in force, beside an exposed card, or not refereed."""
         st = self._st
         hands = st.hands
         cur = st.current
@@ -792,16 +836,9 @@ class Table:
                                    "obligation": broken(st.obligations, sv, ct, hands[sv], cur, self._trump())},
                                   card=(sv, ct))
                 return Answer(False, ans.kind, ans.facts, ans.ruling, note=f"{sv} {why}: {' or '.join(allowed)}, not {ct}")
-        if hands is None or st.exposed or st.obligations:
-            if cur and hands is not None:
-                self._note_revoke(sv, ct, cur, hands[sv])
-            self._lay(sv, ct)
-        else:  # the common case, inline: the card leaves the hand for the trick
-            hand = hands[sv]
-            if cur and ct[0] != cur[0][1][0]:
-                self._note_revoke(sv, ct, cur, hand)
-            hand.remove(ct)
-            cur.append((sv, ct))
+        if cur and hands is not None:
+            self._note_revoke(sv, ct, cur, hands[sv])
+        self._lay(sv, ct)
         if len(cur) == 4:
             self._quit_trick()
             if st.revokes and st.phase == "done":  # the last trick quitted: the deal is over
@@ -887,7 +924,6 @@ class Table:
                                        + (", ".join(self._st.exposed.get(s, [])) or "none"))
         self._st.obligations.append(Obligation("play_card", s, card=c))
         self._st.history.append(HistoryEntry("call_card", s, {"card": c}))
-        self._legacy = None
 
     def _lay(self, sv: str, ct: str) -> None:
         st = self._st
@@ -1068,9 +1104,8 @@ class Table:
             r = rule_cached(self.code, inc)
         except InputError as e:
             raise MalformedActionError(e.field, e.message) from None
-        p.incident = inc
+        p.incident, p.ruling = inc, r
         self._st.history.append(HistoryEntry("answer", None, {"facts": dict(facts)}))
-        self._legacy = None
         return r
 
     # ------------------------------------------------------------------ remedies
@@ -1116,7 +1151,6 @@ class Table:
 
     def _log(self, action: str, seat: str | None, args: dict[str, Any], ans: Answer) -> None:
         self._st.history.append(self._entry(action, seat, args, ans))
-        self._legacy = None
 
     def push(self, action: Mapping[str, Any] | HistoryEntry) -> Any:
         """Make one action given as data (an entry of :attr:`history`, or its JSON view): ``{"action":
@@ -1139,7 +1173,7 @@ class Table:
     def copy(self) -> "Table":
         """An independent copy of the table (state and history)."""
         t = object.__new__(type(self))
-        t.code, t.rules, t._legacy = self.code, self.rules, None
+        t.code, t.rules, t._legacy, t._tc = self.code, self.rules, None, (None, None)
         t._st = self._st.copy()
         return t
 
@@ -1148,7 +1182,7 @@ class Table:
         st = self._st
         fresh = type(self)(self.code, st.dealer, st.deal, st.detect)
         fresh._replay(entries, "history", verify=False)
-        self._st, self._legacy = fresh._st, None
+        self._st, self._legacy, self._tc = fresh._st, None, (None, None)
 
     def _restore(self) -> None:
         self._rebuild(list(self._st.history))

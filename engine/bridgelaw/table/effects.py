@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["HANDLERS", "ENFORCED", "Act", "handles"]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Act:
     """The remedy being carried out: the ruling that waited, the irregular call and card it acts on, the
     suit and card the chooser named, the law of the option, the remedy (option id, ``declined``,

@@ -36,7 +36,7 @@ class Rules:
     """A code's table data: ``rules_of(code)``."""
 
     code: str
-    strains: tuple[str, ...]               # in the code's order, as calls write them (C D H S R NT)
+    strains: tuple[str, ...]               # in the order of their value, as calls write them (S C D H R NT)
     trick_values: Mapping[str, int]        # strain -> points a trick above six
     max_level: int
     dealer_must_declare: bool
@@ -60,21 +60,28 @@ def rules_of(code: Code) -> Rules:
     if hit is not None and hit[0] is code:
         return hit[1]
     params = code.params
-    cite = params.get("cite") or {}
     limit = params.get("doubling_limit")
     rules = Rules(
         code=code.id,
-        strains=tuple(params["trick_values"]),
+        strains=tuple(sorted(params["trick_values"], key=lambda k: int(params["trick_values"][k]))),
         trick_values={k: int(v) for k, v in params["trick_values"].items()},
         max_level=int(params.get("max_level", MAX_CALL_LEVEL)),
         dealer_must_declare=bool(params.get("dealer_must_declare")),
-        dealer_must_declare_law=str(cite.get("dealer_must_declare", "")),
+        dealer_must_declare_law=_law(params, "dealer_must_declare"),
         doubling_limit=limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
-        doubling_limit_law=str(cite.get("doubling_limit", "")),
+        doubling_limit_law=_law(params, "doubling_limit"),
         seats=_seat_model(code),
     )
     _RULES[id(code)] = (code, rules)
     return rules
+
+
+def _law(params: Any, name: str) -> str:
+    """The law that states a parameter (its citation in parameters.yaml); empty where the code states none."""
+    try:
+        return str(params.law(name))
+    except (KeyError, AttributeError):
+        return ""
 
 
 def _seat_model(code: Code) -> dict[str, SeatRule]:

@@ -17,7 +17,6 @@ from ..errors import (
 from ..obligations import RANK_INDEX
 from ..values import Option, Ruling
 from .effects import HANDLERS, Act
-from .rulings import rule_cached
 from .state import HistoryEntry, Pending
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -52,7 +51,7 @@ def apply(t: "Table", option: str | Option | None, suit: str | None, by: str | N
         card = t._card(card)
     if by is not None and by not in _SIDE and by not in ("NS", "EW"):
         raise MalformedActionError("by", f"expected the chooser's seat N, E, S or W (or side NS, EW), got {by!r}")
-    r = rule_cached(t.code, p.incident)
+    r = t._ruling_of(p)
     if r.questions and option is None and st.phase == "auction" \
             and all(q.fact == "declarer" for q in r.questions):
         return _defer(t, r, p)
@@ -96,7 +95,6 @@ def apply(t: "Table", option: str | Option | None, suit: str | None, by: str | N
     args = {k: v for k, v in (("option", oid), ("suit", suit), ("card", card)) if v is not None}
     due = st.pending.kind if st.pending is not None else None
     st.history.append(HistoryEntry("apply", who, args, True, p.kind, p.offender, remedy=remedy, due=due))
-    t._legacy = None
     return r
 
 
@@ -188,5 +186,4 @@ def _defer(t: "Table", r: Ruling, p: Pending) -> Ruling:
         t._restore()
         raise
     st.history.append(HistoryEntry("apply", None, {}, True, p.kind, p.offender, remedy="deferred"))
-    t._legacy = None
     return r

@@ -226,6 +226,7 @@ class Pending:
     revoke: int | None = None
     correction: int | None = None
     done: list[dict[str, Any]] | None = None
+    ruling: Any = field(default=None, compare=False, repr=False)  # the ruling of ``incident``, remembered (not state)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "offender": self.offender, "facts": dict(self.facts),

@@ -48,21 +48,17 @@ class StraightBridgeTable(Table):
         return d.turn or _LHO[dealer]
 
     def _trick_value(self) -> int:
-        """What one trick of the contract is worth as doubled, as the scorer counts it (the doubling
-        limit caps it, but never below the undoubled value)."""
-        st = self._st
-        value = self.rules.trick_values[st.contract]  # type: ignore[index]
-        limit = self.rules.doubling_limit
-        per_trick = value * st.doubled
-        if limit is not None and st.doubled > 1 and per_trick > limit:
-            per_trick = max(limit, value)
-        return per_trick
+        """What one trick of the contract is worth as doubled, as the scorer counts it (the scorer's own
+        trick-value function: the doubling limit caps it, never below the undoubled value)."""
+        from ..scoring import trick_value
+
+        return trick_value(self.code, self._st.contract, self._st.doubled)  # type: ignore[arg-type]
 
     def _doubling_open(self) -> bool:
         """May the doubling go on: is a trick worth less than the code's limit?"""
-        limit = self.rules.doubling_limit
-        st = self._st
-        return limit is None or self.rules.trick_values[st.contract] * st.doubled < limit  # type: ignore[index]
+        from ..scoring import can_double
+
+        return can_double(self.code, self._st.contract, self._st.doubled)  # type: ignore[arg-type]
 
     def _deal_facts(self) -> dict[str, Any]:
         facts = super()._deal_facts()
