@@ -64,3 +64,37 @@ def test_every_penalty_the_table_enforces_has_a_scenario_in_every_family(monkeyp
                 wanted.setdefault(_family(code), set()).update(_penalty(k) for k in kinds if k in effects.ENFORCED)
     missing = {f"{fam[0]} ({fam[1]})": sorted(want - carried.get(fam, set())) for fam, want in wanted.items()}
     assert {f: m for f, m in missing.items() if m} == {}
+
+
+BROKEN = {
+    "a scenario key misspelt": ("nmae: x\nstory: y\ntable: {code: wcny-1913}\nactions: [{seat: S, call: 1H}]\nexpect: {}\n",
+                                "unknown key 'nmae'", (1, 7)),
+    "a state check misspelt": ("name: x\nstory: y\ntable: {code: wcny-1913}\nactions: [{seat: S, call: 1H}]\n"
+                               "expect: {phse: play}\n", "did you mean 'phase'", (5, 16)),
+    "an action naming nothing": ("name: x\nstory: y\ntable: {code: wcny-1913}\nactions:\n  - {seat: S}\nexpect: {}\n",
+                                 "an action names one of", (5, 5)),
+    "a scenario under another code": ("name: x\nstory: y\ntable: {code: wcny-1912}\nactions: [{seat: S, call: 1H}]\n"
+                                      "expect: {}\n", "is played under wcny-1913", (3, 8)),
+    "an answer check misspelt": ("name: x\nstory: y\ntable: {code: wcny-1913}\nactions:\n"
+                                 "  - {seat: S, call: 1H, expect: {legl: true}}\nexpect: {}\n", "did you mean 'legal'", (5, 40)),
+}
+
+
+@pytest.mark.parametrize("name", BROKEN)
+def test_a_broken_scenario_is_refused_at_its_line_and_column(name, tmp_path):
+    """The caret stands under the value of the key that is wrong (the convention of every file bridgelaw reads)."""
+    from bridgelaw import LawFileError
+
+    text, error, (line, column) = BROKEN[name]
+    folder = tmp_path / "rulings" / "wcny-1913" / "table"
+    folder.mkdir(parents=True)
+    (folder / "broken.yaml").write_text(text)
+    with pytest.raises(LawFileError) as info:
+        load_scenarios(tmp_path / "rulings")
+    assert error in str(info.value) and (info.value.line, info.value.column) == (line, column), str(info.value)
+
+
+def test_a_scenario_that_does_not_play_as_written_says_where():
+    sc = next(s for s in SCENARIOS if "insufficient-bid-penalized-is-made-sufficient" in s.path and "wcny-1913/" in s.path)
+    wrong = type(sc)(sc.path, sc.name, sc.story, sc.table, sc.actions, {**sc.expect, "contract": "3S"}, sc.source)
+    assert run_scenario(wrong) == ["expect: contract: expected '3S', got '4S'"]
