@@ -60,9 +60,16 @@ class Watched:
         self.outside: list[str] = []
         self.errors: list[str] = []
         self.context.route("**/*", self._route)
+        # every Content-Security-Policy violation the page meets, recorded in the page (an init script runs
+        # before the page's own, whatever the CSP)
+        self.context.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation', "
+                                     "(e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
         self.page = self.context.new_page()
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("console", lambda m: self.csp_console.append(m.text)
+                     if "Content Security Policy" in m.text or "Content-Security-Policy" in m.text else None)
+        self.csp_console: list[str] = []
 
     def _route(self, route: Any) -> None:
         url = route.request.url
@@ -78,7 +85,12 @@ class Watched:
         return self.page
 
     def close(self) -> None:
+        violations = self.page.evaluate("window.__csp")
+        csp = self.page.evaluate("fetch('/').then((r) => r.headers.get('content-security-policy'))")
         self.context.close()
+        assert violations == [] and self.csp_console == [], \
+            f"the page broke its Content-Security-Policy: {violations} {self.csp_console}"
+        assert "unsafe-inline" not in csp and "sha256-" in csp
         assert self.outside == [], f"the page asked for something off localhost: {self.outside}"
         assert self.errors == [], f"errors in the page: {self.errors}"
 
@@ -146,9 +158,9 @@ def test_the_referee_rules_on_a_revoke_and_records_the_choice(browser, desk, tmp
     page.click("#record-go")
     page.wait_for_selector("#record-status.ok")
     assert "tricks chosen" in page.inner_text("#record-status")
-    last = desk.log.entries(1)[0]
-    assert (last["choice"], last["note"], last["code"]) == ("tricks", "East took three tricks", "wcny-1913")
-    assert last["incident"]["offender"] == "N" and last["ruling"]["laws"][0]["number"] == "84"
+    last = next(desk.log.last(1))
+    assert (last.choice, last.note, last.code) == ("tricks", "East took three tricks", "wcny-1913")
+    assert last.incident["offender"] == "N" and last.ruling["laws"][0]["number"] == "84"
 
     shot = tmp_path / "desk-revoke-ruling.png"
     page.screenshot(path=str(shot), full_page=True)
@@ -228,6 +240,19 @@ def test_bad_input_shows_the_one_line_error(browser, desk):
     page.wait_for_selector("#rule-error:not([hidden])")
     assert "9Z" in page.inner_text("#rule-error")
     w.errors = [e for e in w.errors if "422" not in e]  # the browser logs the failed fetch itself
+    w.close()
+
+
+def test_a_csp_violation_would_be_seen(browser, desk):
+    """The watch on the CSP works: an inline style attribute put into the page is refused and reported."""
+    w = Watched(browser, desk, viewport={"width": 800, "height": 600})
+    page = w.open()
+    page.evaluate("""document.body.insertAdjacentHTML("beforeend", '<p style="color: red">x</p>')""")
+    page.wait_for_function("window.__csp.length > 0")
+    assert any("style-src" in v for v in page.evaluate("window.__csp"))
+    page.evaluate("window.__csp.length = 0")
+    w.csp_console.clear()
+    w.errors.clear()
     w.close()
 
 

@@ -475,20 +475,31 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import os
+
     from .server import serve
 
-    serve(args.host, args.port, args.log, args.quiet)
+    token = os.environ.get("BRIDGELAW_TOKEN") or None
+    if args.token_file:
+        try:
+            token = Path(args.token_file).expanduser().read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as e:
+            raise InputError("--token-file", f"{args.token_file}: cannot read the token: "
+                                             f"{getattr(e, 'strerror', None) or e}") from None
+    serve(args.host, args.port, args.log, args.quiet, token, args.allow_remote, tuple(args.allow_host or ()))
     return 0
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    from .rulinglog import RulingLog, default_path, summary, to_csv
+    from .rulinglog import RulingLog, default_path, write_csv
     from .wording import kind_name, seat_words
 
+    if args.limit is not None and args.limit < 1:
+        raise InputError("--limit", f"expected a number of rulings from 1, got {args.limit}")
     path = Path(args.log).expanduser() if args.log else default_path()
     if not path.is_file():
         if args.csv:
-            sys.stdout.write(to_csv([]))
+            write_csv([], sys.stdout)
         elif args.json:
             print("[]")
         else:
@@ -496,26 +507,31 @@ def cmd_log(args: argparse.Namespace) -> int:
         return 0
     book = RulingLog(path)
     try:
-        entries = book.entries(args.limit)
+        entries = book.last(args.limit) if args.limit else book.iter_entries()
+        if args.csv:  # streamed: a row at a time, whatever the log's length
+            write_csv(entries, sys.stdout)
+            return 0
+        if args.json:
+            print("[", end="")
+            for i, e in enumerate(entries):
+                print(("," if i else "") + "\n" + json.dumps(e.summary(), indent=2, ensure_ascii=False), end="")
+            print("\n]")
+            return 0
+        n = 0
+        for e in entries:
+            n += 1
+            s = e.summary()
+            who = f" by {seat_words(e.incident['offender'])}" if e.incident.get("offender") else ""
+            laws = f"  law {', '.join(s['laws'])}" if s["laws"] else ""
+            chose = f"  chose: {e.choice}" if e.choice else (
+                "  options: " + ", ".join(f"{o['id']} ({o['chooser']})" for o in s["options"]) if s["options"] else "")
+            print(f"#{e.id:<5} {e.time[:19].replace('T', ' ')}  {e.code:<20} "
+                  f"{kind_name(e.irregularity)}{who}{laws}{chose}")
+            if e.note:
+                print(_wrap(f"note: {e.note}", "       "))
+        print(f"{n} ruling(s) in {path}")
     finally:
         book.close()
-    if args.csv:
-        sys.stdout.write(to_csv(entries))
-        return 0
-    if args.json:
-        print(json.dumps([summary(e) for e in entries], indent=2, ensure_ascii=False))
-        return 0
-    for e in entries:
-        s = summary(e)
-        who = f" by {seat_words(e['incident']['offender'])}" if e["incident"].get("offender") else ""
-        laws = f"  law {', '.join(s['laws'])}" if s["laws"] else ""
-        chose = f"  chose: {e['choice']}" if e["choice"] else (
-            "  options: " + ", ".join(f"{o['id']} ({o['chooser']})" for o in s["options"]) if s["options"] else "")
-        print(f"#{e['id']:<5} {e['time'][:19].replace('T', ' ')}  {e['code']:<20} "
-              f"{kind_name(e['irregularity'])}{who}{laws}{chose}")
-        if e["note"]:
-            print(_wrap(f"note: {e['note']}", "       "))
-    print(f"{len(entries)} ruling(s) in {path}")
     return 0
 
 
@@ -589,6 +605,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--log", metavar="PATH", help="the ruling log (default $BRIDGELAW_LOG or "
                                                   "~/.local/share/bridgelaw/rulings.sqlite3)")
     sp.add_argument("--quiet", action="store_true", help="do not print a line per request")
+    sp.add_argument("--allow-remote", action="store_true",
+                    help="let a --host that is not a loopback address be served (a token is then required)")
+    sp.add_argument("--token-file", metavar="PATH", help="the token every request must present (Authorization: "
+                                                         "Bearer TOKEN; the page: /?token=TOKEN); "
+                                                         "default $BRIDGELAW_TOKEN")
+    sp.add_argument("--allow-host", action="append", metavar="NAME",
+                    help="another name the Host header may give (repeatable)")
     sp = add("log", cmd_log, "the rulings given at the desk (--csv: export as CSV)")
     sp.add_argument("--log", metavar="PATH", help="the ruling log (default $BRIDGELAW_LOG or "
                                                   "~/.local/share/bridgelaw/rulings.sqlite3)")

@@ -5,6 +5,7 @@
     │   └── ConditionError         a condition or expression in a law file is wrong
     └── InputError                 an incident, result or call from a user is wrong
         ├── UnknownCodeError       no code with that id
+        ├── RequestConflictError   a request key already bound to another request (HTTP 409)
         └── TableError             an action the table refuses (bridgelaw.table)
             ├── MalformedActionError   the action does not parse, or names what is not there
             ├── IllegalActionError     well formed and in turn, but not open to him under the code
@@ -28,6 +29,7 @@ __all__ = [
     "ConditionError",
     "InputError",
     "UnknownCodeError",
+    "RequestConflictError",
     "TableError",
     "MalformedActionError",
     "IllegalActionError",
@@ -99,6 +101,11 @@ class InputError(BridgelawError):
 
 class UnknownCodeError(InputError):
     """No law code has the given id."""
+
+
+class RequestConflictError(InputError):
+    """A request names something already bound to another request: an idempotency key used before with a
+    different request. The same request would be taken afresh; it conflicts with what was recorded."""
 
 
 class TableError(InputError):

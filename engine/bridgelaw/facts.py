@@ -264,6 +264,7 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
             raise InputError(f"facts.{name}", f"not a fact of {kind_id}" + did_you_mean(name, allowed)
                              + f"; its facts are {', '.join(allowed)}")
         f[name] = _coerce(name, spec, value)
+    _check_strains(code, inc, f)
     if inc.dealer is not None:
         f["dealer"] = inc.dealer
     if inc.offender is not None:
@@ -311,6 +312,18 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
     if f.get("dealer") is not None:
         f.setdefault("eldest", f["dealer"].lho)
     return kind_id, Facts(f, code.bid_value, tuple(presumed)), notes
+
+
+def _check_strains(code: Code, inc: Incident, f: Mapping[str, Any]) -> None:
+    """Every bid of the incident (its call facts and its auction) in a strain the code has: its trick values
+    name them (no royal spades before the codes that score them)."""
+    strains = code.params.get("trick_values") or {}
+    bids = [(f"facts.{n}", v) for n, v in f.items() if isinstance(v, Call)]
+    bids += [(f"auction[{i}]", c) for i, c in enumerate(inc.auction)]
+    for where, c in bids:
+        if c.strain is not None and c.strain.value not in strains:
+            raise InputError(where, f"{c.text!r}: {code.id} has no {c.strain.value} declaration "
+                                    f"(its strains: {', '.join(strains)})")
 
 
 _DEFAULTS: dict[int, tuple[Any, tuple[tuple[str, Any], ...]]] = {}

@@ -11,11 +11,12 @@ from __future__ import annotations
 import copy
 import json
 import re
-from typing import Any
+from typing import Any, Mapping
 
 from . import __version__
+from .rulinglog import MAX_NOTE, MAX_PAGE
 
-__all__ = ["document", "Checker", "MAX_BODY"]
+__all__ = ["document", "for_loaded_codes", "Checker", "MAX_BODY", "ERRORS"]
 
 MAX_BODY = 64 * 1024
 
@@ -85,8 +86,10 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
     s["ScoreRubberDeal"] = deal
     s["ScoreRubber"]["properties"]["deals"]["items"] = _ref("ScoreRubberDeal")
     s["ScoreRequest"] = {"description": "one deal, or a rubber", "anyOf": [_ref("ScoreResult"), _ref("ScoreRubber")]}
-    s["Error"] = _obj({"error": {"type": "string", "description": "one line naming the field"},
-                       "field": {"type": "string"}}, ["error"])
+    s["Error"] = _obj({"error": _obj({
+        "field": {"type": ["string", "null"], "description": "the field, parameter or header at fault "
+                                                             "(null: the request as a whole)"},
+        "message": {"type": "string", "description": "one line: what is wrong and what would be right"}})})
     s["Code"] = _obj({"id": {"type": "string"}, "title": {"type": "string"}, "authority": {"type": "string"},
                       "year": {"type": "integer"}, "game": {"type": "string"}, "extends": _STR_OR_NULL,
                       "laws": {"type": "integer"}, "provisions": {"type": "integer"}})
@@ -150,9 +153,11 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
                             "options": _arr(_obj({"id": {"type": "string"}, "chooser": {"type": "string"},
                                                   "law": {"type": "string"}})),
                             "effects": _arr({"type": "string"})})
-    s["Log"] = _obj({"path": {"type": "string"}, "count": {"type": "integer"},
+    s["Log"] = _obj({"count": {"type": "integer", "description": "rulings in the log"},
+                     "next_before": {"type": ["integer", "null"],
+                                     "description": "the `before` of the page of older entries (null: none)"},
                      "entries": _arr(_ref("LogSummary"))})
-    note = {"type": ["string", "null"], "maxLength": 4000, "description": "the referee's note"}
+    note = {"type": ["string", "null"], "maxLength": MAX_NOTE, "description": "the referee's note"}
     choice = {"type": ["string", "null"], "description": "the option chosen: an option id of the ruling"}
     s["LogRequest"] = {
         "description": "with `id`: record the option chosen and the note on a logged ruling; with `incident`: "
@@ -162,12 +167,21 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
     return s
 
 
+ERRORS = {400: "bad request (malformed JSON, a missing or bad parameter or header, not an origin-form target)",
+          401: "the desk's token is missing or wrong", 403: "the Host header does not name this desk",
+          404: "no such code, law or entry", 405: "the method is not allowed on this path",
+          409: "the Idempotency-Key was used before, with a different request",
+          408: "the request was not received in time", 411: "a body must come with a Content-Length (not chunked)",
+          413: "request body too large",
+          415: "the body must be application/json", 422: "the input is wrong: one line naming the field",
+          431: "the request line and headers are too large",
+          503: "the desk is busy (too many connections, or the answer took too long)"}
+_EVERY = (400, 403, 405, 431, 503)  # any request may meet these (and 401 when the desk has a token)
+
+
 def _err(*codes: int) -> dict[str, Any]:
-    words = {400: "bad request (malformed JSON, a missing or bad parameter)", 404: "no such code, law or entry",
-             413: "request body too large", 415: "the body must be application/json",
-             422: "the input is wrong: one line naming the field"}
-    return {str(c): {"description": words[c], "content": {"application/json": {"schema": _ref("Error")}}}
-            for c in codes}
+    return {str(c): {"description": ERRORS[c], "content": {"application/json": {"schema": _ref("Error")}}}
+            for c in sorted(set(codes) | set(_EVERY))}
 
 
 def _ok(schema: dict[str, Any], what: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -189,6 +203,15 @@ def _body(name: str) -> dict[str, Any]:
     return {"required": True, "content": {"application/json": {"schema": _ref(name)}}}
 
 
+_KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
+        "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{1,200}$"},
+        "description": "a key the client makes for this request (a fresh UUID): sent again with a retry of the "
+                       "same request, it is answered from the ruling log and nothing is logged twice; the same key "
+                       "with a different request is a 409"}
+_REPLAYED = {"X-Bridgelaw-Replayed": {"description": "`true`: answered from the log, for an Idempotency-Key "
+                                                     "already used with this request", "schema": {"const": "true"}}}
+
+
 def _op(op_id: str, summary: str, responses: dict[str, Any], params: list[Any] | None = None,
         body: str | None = None) -> dict[str, Any]:
     op: dict[str, Any] = {"operationId": op_id, "summary": summary, "responses": responses}
@@ -196,22 +219,38 @@ def _op(op_id: str, summary: str, responses: dict[str, Any], params: list[Any] |
         op["parameters"] = params
     if body:
         op["requestBody"] = _body(body)
+        responses.update(_err(408, 411, 413, 415, 422))
     return op
 
 
-def document(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
-    """The OpenAPI 3.1 document for a server with these codes and kinds loaded."""
+def for_loaded_codes(token: bool = False, max_body: int = MAX_BODY) -> dict[str, Any]:
+    """The document of a desk serving the codes, kinds and topics this installation has."""
+    from .loader import code_ids, load_kinds, load_topics
+    from .resources import laws_dir
+
+    return document(code_ids(), list(load_kinds()[1]), token, max_body, sorted(load_topics(str(laws_dir()))))
+
+
+def document(code_ids: list[str], kind_ids: list[str], token: bool = False, max_body: int = MAX_BODY,
+             topics: list[str] | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 document for a desk with these codes, kinds and topics loaded (``token``: one that takes
+    requests with its token only; ``max_body``: the most bytes it takes in a body)."""
     code = {"type": "string", "enum": code_ids}
+    topic = {"type": "string", "enum": topics} if topics is not None else {"type": "string", "maxLength": 100}
     log_id = {"X-Bridgelaw-Log-Id": {"description": "the ruling log entry recording this ruling (absent when the "
                                                     "ruling still asks questions, or with log=false)",
-                                     "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
+                                     "schema": {"type": "string", "pattern": "^[0-9]+$"}}, **_REPLAYED}
+    page = {"200": {"description": "HTML", "content": {"text/html": {"schema": {"type": "string"}}}}, **_err()}
+    page_params = []
+    if token:
+        page["303"] = {"description": "opened as /?token=TOKEN: the token is kept in a cookie, and the page is /"}
+        page_params = [_q("token", {"type": "string"}, False, "the desk's token, to open the page with")]
     paths = {
-        "/": {"get": {"operationId": "page", "summary": "the referee's web page (one self-contained HTML page)",
-                      "responses": {"200": {"description": "HTML", "content": {"text/html": {"schema":
-                                                                                            {"type": "string"}}}}}}},
-        "/openapi.json": {"get": _op("openapi", "this document", _ok({"type": "object"}, "OpenAPI 3.1"))},
+        "/": {"get": _op("page", "the referee's web page (one self-contained HTML page)", page, page_params)},
+        "/openapi.json": {"get": _op("openapi", "this document", {**_ok({"type": "object"}, "OpenAPI 3.1"),
+                                                                   **_err()})},
         "/codes": {"get": _op("codes", "the codes (as `bridgelaw codes --json`)",
-                              _ok(_arr(_ref("Code")), "one row per code"))},
+                              {**_ok(_arr(_ref("Code")), "one row per code"), **_err()})},
         "/codes/{id}": {"get": _op("code", "one code: its row, the kinds it answers, the index of its laws",
                                    {**_ok(_ref("CodeDetail"), "the code"), **_err(404)},
                                    [_path("id", {"type": "string"}, "a code id")])},
@@ -221,49 +260,63 @@ def document(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
             [_path("id", {"type": "string"}, "a code id"), _path("n", {"type": "string"}, "a law number: 84, 50b, E1")])},
         "/search": {"get": _op("search", "every law whose text says it (as `bridgelaw search TEXT --json`)",
                                {**_ok(_arr(_ref("SearchHit")), "the laws"), **_err(400, 422)},
-                               [_q("q", {"type": "string", "minLength": 1, "maxLength": 200}, True, "words"),
+                               [_q("q", {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"}, True,
+                                   "words (not only blanks)"),
                                 _q("code", code, False, "only this code")])},
         "/rule": {"post": _op("rule", "rule on an incident (as `bridgelaw rule - --json`); a complete ruling "
                                       "is recorded in the ruling log",
-                              {**_ok(_ref("Ruling"), "the ruling", log_id), **_err(400, 413, 415, 422)},
+                              {**_ok(_ref("Ruling"), "the ruling", log_id), **_err(409)},
                               [_q("log", {"type": "boolean", "default": True}, False,
-                                  "false: do not record the ruling in the log")], "Incident")},
+                                  "false: do not record the ruling in the log"), _KEY], "Incident")},
         "/score": {"post": _op("score", "score a deal or a rubber (as `bridgelaw score - --json`)",
-                               {**_ok(_ref("Score"), "the score"), **_err(400, 413, 415, 422)},
-                               body="ScoreRequest")},
+                               {**_ok(_ref("Score"), "the score"), **_err()}, body="ScoreRequest")},
         "/auction": {"post": _op("auction", "run an auction; rule on the first irregularity "
                                             "(as `bridgelaw auction --json`)",
-                                 {**_ok(_ref("Auction"), "the auction"), **_err(400, 413, 415, 422)},
-                                 body="AuctionRequest")},
+                                 {**_ok(_ref("Auction"), "the auction"), **_err()}, body="AuctionRequest")},
         "/diff": {"get": _op("diff", "compare two codes (as `bridgelaw diff A B --format json`)",
                              {**_ok(_ref("Diff"), "text, parameters and provisions compared"), **_err(400, 422)},
                              [_q("a", code, True, "a code id"), _q("b", code, True, "a code id"),
-                              _q("topic", {"type": "string", "maxLength": 100}, False, "only laws on this topic")])},
+                              _q("topic", topic, False, "only laws on this topic")])},
         "/kinds": {"get": _op("kinds", "every irregularity kind and its facts (as `bridgelaw kinds --json`)",
-                              _ok(_ref("Kinds"), "the catalogue"))},
+                              {**_ok(_ref("Kinds"), "the catalogue"), **_err()})},
         "/casebook": {"get": _op("casebook", "the casebook: worked rulings and scores, with their stories",
                                  {**_ok(_arr(_ref("CasebookEntry")), "the cases"), **_err(400, 422)},
                                  [_q("code", code, False, "only this code")])},
         "/log": {
-            "get": _op("log", "the ruling log, newest last",
+            "get": _op("log", "a page of the ruling log, oldest first: the last `limit` entries before `before`",
                        {**_ok(_ref("Log"), "the entries"), **_err(400)},
-                       [_q("limit", {"type": "integer", "minimum": 1, "maximum": 10000}, False, "the last N")]),
+                       [_q("limit", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 200}, False,
+                           "how many entries"),
+                        _q("before", {"type": "integer", "minimum": 1, "maximum": _MAX_ID}, False,
+                           "only entries with ids below this (the `next_before` of the page after)")]),
             "post": _op("log_record", "record the option chosen and the referee's note",
-                        {**_ok(_ref("LogEntry"), "the entry as recorded"), **_err(400, 404, 413, 415, 422)},
+                        {**_ok(_ref("LogEntry"), "the entry as recorded", _REPLAYED), **_err(404, 409)}, [_KEY],
                         body="LogRequest")},
         "/log/{id}": {"get": _op("log_entry", "one entry of the ruling log, with the whole ruling",
-                                 {**_ok(_ref("LogEntry"), "the entry"), **_err(400, 404)},
+                                 {**_ok(_ref("LogEntry"), "the entry"), **_err(404)},
                                  [_path("id", {"type": "integer", "minimum": 1, "maximum": _MAX_ID}, "the entry id")])},
     }
-    return {
+    doc: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {"title": "bridgelaw: the referee's desk", "version": __version__,
                  "description": "The historic laws of bridge (1904-1913): the same contracts as the `bridgelaw` "
-                                f"command, as JSON. Request bodies are at most {MAX_BODY} bytes."},
+                                f"command, as JSON. Request bodies are at most {max_body} bytes. Every error is "
+                                '`{"error": {"field": ..., "message": ...}}`.'},
         "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
         "paths": paths,
         "components": {"schemas": _schemas(code_ids, kind_ids)},
     }
+    if token:
+        doc["components"]["securitySchemes"] = {
+            "token": {"type": "http", "scheme": "bearer", "description": "the token the desk was started with"},
+            "page": {"type": "apiKey", "in": "cookie", "name": "bridgelaw_token",
+                     "description": "set when the page is opened as /?token=TOKEN"}}
+        doc["security"] = [{"token": []}, {"page": []}]
+        for item in paths.values():
+            for op in item.values():
+                op["responses"].update(_err(401))
+        paths["/"]["get"]["security"] = [{"token": []}, {"page": []}, {}]
+    return doc
 
 
 class Checker:
@@ -280,19 +333,21 @@ class Checker:
                 validator = jsonschema.Draft202012Validator({**root, **body}) if body else None
                 self._ops[(method.upper(), path)] = (op.get("parameters", []), validator)
 
-    def parameters(self, method: str, path: str, params: dict[str, str], query: dict[str, str]) -> str | None:
-        """The first problem with the parameters, or None."""
+    def parameters(self, method: str, path: str, params: dict[str, str], query: dict[str, str],
+                   headers: Mapping[str, str] | None = None) -> str | None:
+        """The first problem with the parameters (path, query and headers), or None."""
         import jsonschema
 
         for p in self._ops.get((method, path), ([], None))[0]:
-            given = (params if p["in"] == "path" else query).get(p["name"])
+            where = {"path": params, "query": query, "header": headers or {}}[p["in"]]
+            given = where.get(p["name"].lower() if p["in"] == "header" else p["name"])
             if given is None:
                 if p.get("required"):
                     return f"{p['name']}: this {p['in']} parameter is required"
                 continue
             value: Any = given
             kind = p["schema"].get("type")
-            if kind == "integer" and re.fullmatch(r"-?[0-9]{1,18}", given):
+            if kind == "integer" and re.fullmatch(r"-?[0-9]{1,40}", given):  # the schema's bounds do the rest
                 value = int(given)
             elif kind == "boolean" and given.lower() in ("true", "false"):
                 value = given.lower() == "true"

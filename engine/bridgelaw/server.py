@@ -1,103 +1,217 @@
-"""The referee's desk: the JSON API and the referee's web page, on localhost (``bridgelaw serve``).
+"""The referee's desk: the JSON API and the referee's web page (``bridgelaw serve``).
 
-Standard library only (:class:`http.server.ThreadingHTTPServer`). The API
-answers with the documents of :mod:`bridgelaw.api` (the CLI's ``--json``
-output), documented at ``/openapi.json``; the page is ``web/index.html``.
-Every complete ruling given through ``POST /rule``, and every choice and note
-sent to ``POST /log``, is written to the ruling log (:mod:`bridgelaw.rulinglog`)
-before the request is answered.
+An ASGI application (Starlette routing, requests and responses) served by uvicorn. The API answers with the
+documents of :mod:`bridgelaw.api` (the CLI's ``--json`` output), documented at ``/openapi.json`` (generated
+from the published schemas, :mod:`bridgelaw.openapi`); the page is ``web/index.html``. Every complete ruling
+given through ``POST /rule``, and every choice and note sent to ``POST /log``, is written to the ruling log
+(:mod:`bridgelaw.rulinglog`) and committed before the request is answered; both take an ``Idempotency-Key``
+header, so that a client retrying after a lost reply is answered from the log, not logged twice.
 
-Safety: bodies over :data:`MAX_BODY` get 413; POST bodies must be
-``application/json`` (a cross-site form cannot post one without a CORS
-preflight, which is never granted); code ids and law numbers are looked up
-among the loaded codes, never used as paths; bound to a loopback address, the
-desk answers only requests addressed to a loopback host name (no DNS
-rebinding); errors are one JSON line, never a traceback.
+The engine is synchronous: rulings, scores and the log run on a small pool of worker threads
+(:attr:`Limits.workers`), never on the event loop. What a request must be before it reaches a route (its form,
+its Host, the token, the size and time limits) is :mod:`bridgelaw.httplimits`. Code ids and law numbers are
+looked up among the loaded codes, never used as paths; POST bodies must be ``application/json`` (a cross-site
+form cannot send one without a CORS preflight, which is never granted); the page is sent with a CSP that
+allows its own inline script and style by their SHA-256 hashes and nothing else. Every error is one JSON
+line, ``{"error": {"field": ..., "message": ...}}``, never a traceback.
 """
 
 from __future__ import annotations
 
+import base64
 import errno
-import ipaddress
+import hashlib
 import json
+import re
 import socket
 import sys
-import traceback
+import threading
 from dataclasses import dataclass, field
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Callable, Mapping
-from urllib.parse import parse_qsl, unquote, urlsplit
+from typing import Any, AsyncIterator, Awaitable, Callable, Mapping
+
+import anyio
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route, Router
 
 from . import api
-from .errors import BridgelawError, InputError, LawFileError
-from .openapi import MAX_BODY, Checker, document
-from .rulinglog import RulingLog, summary
+from .errors import BridgelawError, InputError, RequestConflictError
+from .httplimits import Guard, HttpError, Limits, allowed_hosts, error_body, is_loopback, log, one_line, protocol_class
+from .httplimits import TOKEN_PATTERN
+from .openapi import MAX_BODY, Checker, for_loaded_codes
+from .rulinglog import LogEntry, RequestKey, RulingLog, check_annotation
 
-__all__ = ["DEFAULT_PORT", "MAX_BODY", "DeskServer", "make_server", "serve"]
+__all__ = ["DEFAULT_PORT", "MAX_BODY", "Limits", "Desk", "DeskServer", "make_app", "make_server", "serve"]
 
 DEFAULT_PORT = 8913
-_BIND_ERRORS = (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT, errno.EPERM)
 PAGE = Path(__file__).resolve().parent / "web" / "index.html"
-_CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
-        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+_BIND_ERRORS = (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT, errno.EPERM)
+_MAX_DEPTH = 64  # JSON nesting a body may have (no document of the desk nests a tenth as deep)
 
 
-class HttpError(Exception):
-    def __init__(self, status: int, message: str, headers: Mapping[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status, self.message, self.headers = status, message, dict(headers or {})
+# ------------------------------------------------------------------ the page and its CSP
+
+
+def page_csp(page: bytes) -> str:
+    """The page's Content-Security-Policy: its inline ``<script>`` and ``<style>`` blocks allowed by their
+    SHA-256 hashes (no ``unsafe-inline``), nothing loaded from anywhere, fetches to this desk only."""
+    text = page.decode("utf-8")
+
+    def hashes(tag: str) -> str:
+        blocks = re.findall(rf"<{tag}>(.*?)</{tag}>", text, flags=re.S)
+        return " ".join(f"'sha256-{base64.b64encode(hashlib.sha256(b.encode('utf-8')).digest()).decode()}'"
+                        for b in blocks) or "'none'"
+
+    return (f"default-src 'none'; script-src {hashes('script')}; style-src {hashes('style')}; img-src data:; "
+            "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+# ------------------------------------------------------------------ the desk's state
 
 
 @dataclass
-class Request:
+class Desk:
+    """What the routes share: the log, the loaded codes' document and checker, the page, the worker pool."""
+
+    log: RulingLog
+    limits: Limits = field(default_factory=Limits)
+    token_required: bool = False
+
+    def __post_init__(self) -> None:
+        from .loader import code_ids, load_all
+
+        load_all()  # every code loaded before the first request (and before the worker threads share the caches)
+        self.code_ids = code_ids()
+        self.openapi = for_loaded_codes(token=self.token_required, max_body=self.limits.max_body)
+        self.checker = Checker(self.openapi)
+        self.page = PAGE.read_bytes()
+        self.csp = page_csp(self.page)
+        self._limiter: anyio.CapacityLimiter | None = None
+        self._writer: anyio.CapacityLimiter | None = None
+
+    @property
+    def limiter(self) -> anyio.CapacityLimiter:
+        """The engine's (and the log's readers') worker threads."""
+        if self._limiter is None:  # made in the event loop that uses it
+            self._limiter = anyio.CapacityLimiter(self.limits.workers)
+        return self._limiter
+
+    @property
+    def writer(self) -> anyio.CapacityLimiter:
+        """The log's writer: one thread (writes are one at a time anyway), so a commit's sync never holds up
+        the engine's workers."""
+        if self._writer is None:
+            self._writer = anyio.CapacityLimiter(1)
+        return self._writer
+
+    async def work(self, req: Req, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` on a worker thread within the request's deadline (the engine: it writes nothing, so a
+        ruling past the deadline is abandoned and the client told so)."""
+        try:
+            with anyio.fail_after(max(req.deadline - anyio.current_time(), 0.001)):
+                return await anyio.to_thread.run_sync(fn, *args, abandon_on_cancel=True, limiter=self.limiter)
+        except TimeoutError:
+            raise HttpError(503, None, f"not answered within the desk's {self.limits.request_timeout:g} s "
+                                       "per request", {"Retry-After": "1"}, close=True) from None
+
+    async def write(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` on a worker thread, to the end: a write is committed or rolled back, never abandoned."""
+        with anyio.CancelScope(shield=True):
+            return await anyio.to_thread.run_sync(fn, *args, limiter=self.writer)
+
+
+@dataclass
+class Req:
+    """A request as the routes see it: its parameters, the JSON body (POST), and its deadline."""
+
+    request: Request
     method: str
+    route: str
     params: dict[str, str]
     query: dict[str, str]
+    deadline: float
     body: Any = None
-    reply_headers: dict[str, str] = field(default_factory=dict)  # set by the route
+
+    def flag(self, name: str, default: bool) -> bool:
+        v = self.query.get(name)
+        return default if v is None else v.lower() == "true"  # the checker has let only true or false through
+
+    def request_key(self, operation: str, query: Mapping[str, Any]) -> RequestKey | None:
+        values = self.request.headers.getlist("idempotency-key")
+        if not values:
+            return None
+        if len(values) > 1:  # its form the document's pattern has checked
+            raise HttpError(400, "Idempotency-Key", "expected one key (a fresh UUID for each new request)")
+        return RequestKey.of(values[0], operation, self.body, query)
 
 
-class Html(bytes):
-    """A reply that is the page, not JSON."""
+@dataclass
+class Reply:
+    """A route's answer: a JSON document (or the page), its status and extra headers."""
+
+    data: Any
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
 
 
-Handler = Callable[["DeskServer", Request], Any]
+Handler = Callable[[Desk, Req], Awaitable[Any]]
 
 
-# ------------------------------------------------------------------ the endpoints
+# ------------------------------------------------------------------ the routes
 
 
-def _q(req: Request, name: str, required: bool = False) -> str | None:
-    v = req.query.get(name)
-    if required and not v:
-        raise HttpError(400, f"{name}: this query parameter is required")
-    return v or None
+async def _page(desk: Desk, req: Req) -> Response:
+    return Response(desk.page, media_type="text/html; charset=utf-8",
+                    headers={"Content-Security-Policy": desk.csp, "Cache-Control": "no-cache"})
 
 
-def _bool(req: Request, name: str, default: bool) -> bool:
-    v = req.query.get(name)
-    if v is None:
-        return default
-    if v.lower() in ("true", "1", "yes"):
-        return True
-    if v.lower() in ("false", "0", "no"):
-        return False
-    raise HttpError(400, f"{name}: expected true or false, got {v!r}")
+def _q(req: Req, name: str) -> str | None:
+    return req.query.get(name) or None
 
 
-def _rule(desk: DeskServer, req: Request) -> Any:
-    ruling = api.rule(req.body)
-    if _bool(req, "log", True) and not ruling["questions"]:
-        entry_id = desk.log.record(api.unwrap(req.body, "incident", "irregularity"), ruling)
-        req.reply_headers["X-Bridgelaw-Log-Id"] = str(entry_id)
-    return ruling
+def _code_ok(desk: Desk, code_id: str) -> str:
+    if code_id not in desk.code_ids:  # never a path: only the loaded codes' ids get through
+        raise api.NotFoundError("id", f"unknown code {code_id!r}; codes are {', '.join(desk.code_ids)}")
+    return code_id
 
 
-def _log_request(desk: DeskServer, req: Request) -> tuple[int | None, dict[str, Any] | None]:
+def _read(fn: Callable[..., Any], *names: str) -> Handler:
+    """A GET route answered by an engine function of the query (or path) parameters ``names``."""
+    async def handler(desk: Desk, req: Req) -> Any:
+        values = [req.params.get(n) if n in req.params else _q(req, n) for n in names]
+        return await desk.work(req, fn, *values)
+    return handler
+
+
+async def _codes_id(desk: Desk, req: Req) -> Any:
+    return await desk.work(req, api.code_detail, _code_ok(desk, req.params["id"]))
+
+
+async def _law(desk: Desk, req: Req) -> Any:
+    return await desk.work(req, api.law, _code_ok(desk, req.params["id"]), req.params["n"])
+
+
+async def _rule(desk: Desk, req: Req) -> Reply:
+    logged = req.flag("log", True)
+    key = req.request_key("rule", {"log": logged}) if logged else None
+    if key is not None and (done := await desk.work(req, desk.log.replay, key)) is not None:
+        return Reply(done.entry.ruling, headers={"X-Bridgelaw-Log-Id": str(done.entry.id),
+                                                 "X-Bridgelaw-Replayed": "true"})
+    ruling = await desk.work(req, api.rule, req.body)
+    if not logged or ruling["questions"]:
+        return Reply(ruling)
+    written = await desk.write(desk.log.record, api.unwrap(req.body, "incident", "irregularity"), ruling, None, None,
+                               key)
+    headers = {"X-Bridgelaw-Log-Id": str(written.entry.id)}
+    if written.replayed:
+        headers["X-Bridgelaw-Replayed"] = "true"
+    await _delivered(req, written.entry)
+    return Reply(written.entry.ruling if written.replayed else ruling, headers=headers)
+
+
+def _log_request(body: Any) -> tuple[int | None, dict[str, Any] | None]:
     """Check a ``POST /log`` body: (the entry id, None) or (None, the ruling on its incident). Writes nothing."""
-    body = req.body
     if not isinstance(body, dict):
         raise InputError("body", "expected an object: {id, choice, note} or {incident, choice, note}")
     for k in body:
@@ -109,286 +223,397 @@ def _log_request(desk: DeskServer, req: Request) -> tuple[int | None, dict[str, 
         entry_id = body["id"]
         if not isinstance(entry_id, int) or isinstance(entry_id, bool) or entry_id < 1:
             raise InputError("id", f"expected the id of a logged ruling, got {entry_id!r}")
+        check_annotation(None, body.get("choice"), body.get("note"))
         return entry_id, None
     ruling = api.rule(body["incident"])
     if ruling["questions"]:
         raise InputError("incident", "the ruling still asks: " + "; ".join(q["fact"] for q in ruling["questions"]))
+    check_annotation(ruling, body.get("choice"), body.get("note"))
     return None, ruling
 
 
-def _log_post(desk: DeskServer, req: Request) -> Any:
-    entry_id, ruling = _log_request(desk, req)
+async def _log_post(desk: Desk, req: Req) -> Reply:
+    key = req.request_key("log", {})
+    if key is not None and (done := await desk.work(req, desk.log.replay, key)) is not None:
+        return Reply(done.entry.to_dict(), headers={"X-Bridgelaw-Replayed": "true"})
+    entry_id, ruling = await desk.work(req, _log_request, req.body)
     choice, note = req.body.get("choice"), req.body.get("note")
     if entry_id is not None:
-        return desk.log.annotate(entry_id, choice, note)
-    assert ruling is not None
-    return desk.log.get(desk.log.record(req.body["incident"], ruling, choice, note))
+        written = await desk.write(desk.log.annotate, entry_id, choice, note, key)
+    else:
+        written = await desk.write(desk.log.record, req.body["incident"], ruling, choice, note, key)
+    await _delivered(req, written.entry)
+    return Reply(written.entry.to_dict(), headers={"X-Bridgelaw-Replayed": "true"} if written.replayed else {})
 
 
-def _log_get(desk: DeskServer, req: Request) -> Any:
-    limit = _q(req, "limit") or "200"
-    if not limit.isdigit() or not 1 <= int(limit) <= 10000:
-        raise HttpError(400, f"limit: expected a number from 1 to 10000, got {limit!r}")
-    return {"path": str(desk.log.path), "count": desk.log.count(),
-            "entries": [summary(e) for e in desk.log.entries(int(limit))]}
+async def _delivered(req: Req, entry: LogEntry) -> None:
+    """A write is committed; if the client has gone, say so in the desk's log (its retry, with the same key, is
+    answered from the ruling log)."""
+    if await req.request.is_disconnected():
+        log.info("%s %s: ruling #%d logged; the client went away before the answer", req.method, req.route, entry.id)
 
 
-def _log_entry(desk: DeskServer, req: Request) -> Any:
-    n = req.params["id"]
-    if not n.isdigit() or not n.isascii():
-        raise api.NotFoundError("id", f"no ruling {n!r} in the log")
-    return desk.log.get(int(n))
+async def _log_get(desk: Desk, req: Req) -> Response:
+    limit = int(req.query.get("limit") or 200)
+    before = int(req.query["before"]) if req.query.get("before") else None
+    page = await desk.work(req, desk.log.page, limit, before)
 
-
-def _code_ok(desk: DeskServer, code_id: str) -> str:
-    if code_id not in desk.code_ids:  # never a path: only the loaded codes' ids get through
-        raise api.NotFoundError("id", f"unknown code {code_id!r}; codes are {', '.join(desk.code_ids)}")
-    return code_id
-
-
-ROUTES: list[tuple[str, tuple[str, ...], Handler]] = [  # (method, path, handler); a POST that writes has a DRY twin
-    ("GET", (), lambda d, r: Html(d.page)),
-    ("GET", ("openapi.json",), lambda d, r: d.openapi),
-    ("GET", ("codes",), lambda d, r: api.codes()),
-    ("GET", ("codes", "{id}"), lambda d, r: api.code_detail(_code_ok(d, r.params["id"]))),
-    ("GET", ("codes", "{id}", "laws", "{n}"), lambda d, r: api.law(_code_ok(d, r.params["id"]), r.params["n"])),
-    ("GET", ("search",), lambda d, r: api.search(_q(r, "q", True) or "", _q(r, "code"), "q")),
-    ("GET", ("diff",), lambda d, r: api.diff(_q(r, "a", True) or "", _q(r, "b", True) or "", _q(r, "topic"),
-                                             ("a", "b"))),
-    ("GET", ("kinds",), lambda d, r: api.kinds()),
-    ("GET", ("casebook",), lambda d, r: api.casebook(_q(r, "code"))),
-    ("GET", ("log",), _log_get),
-    ("GET", ("log", "{id}"), _log_entry),
-    ("POST", ("rule",), _rule),
-    ("POST", ("score",), lambda d, r: api.score(r.body)),
-    ("POST", ("auction",), lambda d, r: api.auction(r.body)),
-    ("POST", ("log",), _log_post),
-]
-DRY: dict[Handler, Handler] = {_rule: lambda d, r: api.rule(r.body), _log_post: _log_request}
-
-
-def _match(segments: list[str]) -> list[tuple[str, Handler, dict[str, str], str]]:
-    found = []
-    for method, pattern, fn in ROUTES:
-        if len(pattern) != len(segments):
-            continue
-        params = {}
-        for p, s in zip(pattern, segments):
-            if p.startswith("{"):
-                params[p[1:-1]] = s
-            elif p != s:
+    async def stream() -> AsyncIterator[bytes]:
+        yield (f'{{"count": {page.count}, "next_before": {json.dumps(page.next_before)}, "entries": ['
+               ).encode("utf-8")
+        after, sep = (page.first or 1) - 1, ""
+        while page.last is not None and after < page.last:
+            rows = await anyio.to_thread.run_sync(desk.log.batch, after, page.last, limiter=desk.limiter)
+            if not rows:
                 break
-        else:
-            found.append((method, fn, params, "/" + "/".join(pattern)))
-    return found
+            chunk = sep + ", ".join(json.dumps(e.summary(), ensure_ascii=False) for e in rows)
+            sep, after = ", ", rows[-1].id
+            yield chunk.encode("utf-8")
+        yield b"]}"
+
+    return StreamingResponse(stream(), media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
-# ------------------------------------------------------------------ HTTP
+async def _log_entry(desk: Desk, req: Req) -> Any:
+    entry = await desk.work(req, desk.log.get, int(req.params["id"]))
+    return entry.to_dict()
 
 
-class DeskServer(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
-    page: bytes
-    openapi: dict[str, Any]
-
-    def __init__(self, host: str, port: int, log: RulingLog, quiet: bool = False) -> None:
-        from .loader import code_ids, load_all, load_kinds
-
-        self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        self.log, self.quiet = log, quiet
-        load_all()  # load every code before the first request (and before threads share the caches)
-        self.code_ids = code_ids()
-        self.openapi = document(self.code_ids, list(load_kinds()[1]))
-        self.checker = Checker(self.openapi)
-        self.page = PAGE.read_bytes()
-        self.allowed_hosts = _allowed_hosts(host)
-        super().__init__((host, port), DeskHandler)
-
-    @property
-    def url(self) -> str:
-        host, port = str(self.server_address[0]), self.server_address[1]
-        return f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+# (path, {method: handler}); a POST's DRY twin runs the engine without writing, for its message on a bad body
+ROUTES: list[tuple[str, dict[str, Handler]]] = [
+    ("/", {"GET": _page}),
+    ("/openapi.json", {"GET": lambda d, r: _now(d.openapi)}),
+    ("/codes", {"GET": _read(api.codes)}),
+    ("/codes/{id}", {"GET": _codes_id}),
+    ("/codes/{id}/laws/{n}", {"GET": _law}),
+    ("/search", {"GET": _read(lambda q, code: api.search(q or "", code, "q"), "q", "code")}),
+    ("/diff", {"GET": _read(lambda a, b, topic: _as_query(api.diff, a or "", b or "", topic, ("a", "b")),
+                            "a", "b", "topic")}),
+    ("/kinds", {"GET": _read(api.kinds)}),
+    ("/casebook", {"GET": _read(api.casebook, "code")}),
+    ("/log", {"GET": _log_get, "POST": _log_post}),
+    ("/log/{id}", {"GET": _log_entry}),
+    ("/rule", {"POST": _rule}),
+    ("/score", {"POST": lambda d, r: d.work(r, api.score, r.body)}),
+    ("/auction", {"POST": lambda d, r: d.work(r, api.auction, r.body)}),
+]
+DRY: dict[str, Callable[[Any], Any]] = {"/rule": api.rule, "/log": _log_request, "/score": api.score,
+                                        "/auction": api.auction}
 
 
-def _allowed_hosts(host: str) -> frozenset[str] | None:
-    """Bound to a loopback address: only loopback names in the Host header. Bound elsewhere: any."""
+def _as_query(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``, its refusals naming the query parameter where the engine names the CLI's option."""
     try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    return frozenset({"localhost", "127.0.0.1", "::1", host.lower()}) if loopback else None
+        return fn(*args)
+    except InputError as e:
+        if e.field.startswith("--"):
+            raise type(e)(e.field[2:], e.message) from None
+        raise
 
 
-class DeskHandler(BaseHTTPRequestHandler):
-    server: DeskServer
-    protocol_version = "HTTP/1.1"
-    timeout = 60  # seconds a connection may sit idle: a stalled client does not hold a thread for ever
-    server_version = "bridgelaw-desk"
+async def _now(value: Any) -> Any:
+    return value
 
-    def version_string(self) -> str:
-        return self.server_version
 
-    def __getattr__(self, name: str) -> Any:
-        """``do_GET``, ``do_POST`` … for every method: the routes say which are allowed (405 otherwise)."""
-        if name.startswith("do_"):
-            return lambda: self._handle(name[3:])
-        raise AttributeError(name)
+# ------------------------------------------------------------------ requests in, answers out
 
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        """The errors http.server itself finds (a malformed request line, headers too long): JSON too."""
-        self.close_connection = True
-        body = json.dumps({"error": message or HTTPStatus(code).phrase}).encode("utf-8")
-        self._send(code, body, "application/json", {}, self.command or "GET")
 
-    def log_message(self, format: str, *args: Any) -> None:
-        if not self.server.quiet:
-            super().log_message(format, *args)
+class Endpoint:
+    """The ASGI endpoint of one path: the method dispatched, the parameters and body checked, the answer sent,
+    every refusal a JSON error."""
 
-    def _handle(self, method: str) -> None:
-        self._unread = self.headers.get("Content-Length", "0") not in ("", "0") or \
-            "Transfer-Encoding" in self.headers
+    def __init__(self, desk: Desk, path: str, methods: dict[str, Handler]) -> None:
+        self.desk, self.path, self.methods = desk, path, methods
+        allowed = set(methods) | ({"HEAD"} if "GET" in methods else set())
+        self.allow = ", ".join(sorted(allowed))
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        request = Request(scope, receive)
         try:
-            status, data, headers = self._dispatch(method)
-        except HttpError as e:
-            status, data, headers = e.status, {"error": e.message}, e.headers
-        except api.NotFoundError as e:
-            status, data, headers = 404, {"error": str(e), "field": e.field}, {}
-        except InputError as e:
-            status, data, headers = (422 if method == "POST" else 400), {"error": str(e), "field": e.field}, {}
-        except LawFileError as e:
-            status, data, headers = 500, {"error": str(e).splitlines()[0]}, {}
-        except BridgelawError as e:  # pragma: no cover - every refusal is one of the above
-            status, data, headers = 422, {"error": str(e).splitlines()[0]}, {}
-        except Exception as e:  # a bug: the traceback goes to the server's stderr, never to the client
-            traceback.print_exc(file=sys.stderr)
-            status, data, headers = 500, {"error": f"internal error ({type(e).__name__}); see the server's log"}, {}
-        if self._unread:  # an error before the body was read: do not parse the rest as the next request
-            self.close_connection = True
-        if isinstance(data, Html):
-            self._send(200, data, "text/html; charset=utf-8",
-                       {"Content-Security-Policy": _CSP, "Cache-Control": "no-cache"}, method)
+            response = await self._answer(request)
+        except ClientDisconnect:
+            log.info("%s %s: the client went away before sending its body", request.method, self.path)
             return
-        body = json.dumps(data, ensure_ascii=False).encode("utf-8")
-        self._send(status, body, "application/json", {"Cache-Control": "no-store", **headers}, method)
+        except HttpError as e:
+            response = _error(e.status, e.field, e.message, e.headers, e.close)
+        except api.NotFoundError as e:
+            response = _error(404, e.field, e.message)
+        except RequestConflictError as e:
+            response = _error(409, e.field, e.message)
+        except InputError as e:
+            response = _error(422 if request.method == "POST" else 400, e.field, e.message)
+        except BridgelawError as e:  # a law file is wrong: the desk's installation, not the request
+            log.error("%s %s: %s", request.method, self.path, str(e).splitlines()[0])
+            response = _error(500, None, "the desk's law files are wrong: " + str(e).splitlines()[0])
+        except Exception as e:  # a bug: one line in the desk's log, a JSON 500 to the client, never a traceback
+            log.error("%s %s: internal error: %s", request.method, self.path, one_line(e))
+            response = _error(500, None, f"internal error ({type(e).__name__}); see the desk's log", close=True)
+        await response(scope, receive, send)
 
-    def _dispatch(self, method: str) -> tuple[int, Any, dict[str, str]]:
-        self._check_host()
-        parts = urlsplit(self.path)
-        raw = parts.path.lstrip("/")
-        try:
-            segments = [unquote(s, errors="strict") for s in raw.split("/")] if raw else []
-            query = dict(parse_qsl(parts.query, keep_blank_values=True, max_num_fields=20, errors="strict"))
-        except (UnicodeDecodeError, ValueError) as e:
-            raise HttpError(400, f"request: malformed path or query ({e})") from None
-        routes = _match(segments)
-        if not routes:
-            raise HttpError(404, f"no such resource: {parts.path}")
-        chosen = next(((fn, params, path) for m, fn, params, path in routes
-                       if m == method or (m == "GET" and method == "HEAD")), None)
-        if chosen is None:
-            methods = {r[0] for r in routes}
-            allow = ", ".join(sorted(methods | ({"HEAD"} if "GET" in methods else set())))
-            raise HttpError(405, f"method {method} not allowed here; allowed: {allow}", {"Allow": allow})
-        fn, params, path = chosen
-        op_method = "GET" if method == "HEAD" else method
-        req = Request(method, params, query, self._read_body() if method == "POST" else None)
-        problem = self.server.checker.parameters(op_method, path, params, query)
+    async def _answer(self, request: Request) -> Response:
+        method = "GET" if request.method == "HEAD" else request.method
+        handler = self.methods.get(method)
+        if handler is None:
+            raise HttpError(405, "method", f"{request.method} is not allowed here; allowed: {self.allow}",
+                            {"Allow": self.allow}, close=self._body_unread(request))
+        desk = self.desk
+        params = {k: str(v) for k, v in request.path_params.items()}
+        query = dict(request.query_params)
+        problem = desk.checker.parameters(method, self.path, params, query, request.headers)
         if problem:
-            raise api.NotFoundError(*problem.split(": ", 1)) if path == "/log/{id}" else HttpError(400, problem)
+            name, message = problem.split(": ", 1)
+            if self.path == "/log/{id}":
+                raise api.NotFoundError(name, message)
+            raise HttpError(400, name, message, close=self._body_unread(request))
+        req = Req(request, request.method, self.path, params, query, request.scope["state"]["deadline"])
         if method == "POST":
-            wrong = self.server.checker.body(op_method, path, req.body)
+            req.body = await self._body(request, req.deadline)
+            wrong = desk.checker.body(method, self.path, req.body)
             if wrong:  # the engine's own message if it has one (did you mean …), else the document's
                 try:
-                    DRY.get(fn, fn)(self.server, req)
-                except BridgelawError:
+                    await desk.work(req, DRY[self.path], req.body)
+                except (BridgelawError, HttpError):
                     raise
                 except Exception:
                     pass
                 raise InputError(*wrong)
-        data = fn(self.server, req)
-        return 200, data, req.reply_headers
+        elif self._body_unread(request):
+            raise HttpError(400, "body", f"a {request.method} request takes no body", close=True)
+        reply = await handler(desk, req)
+        if isinstance(reply, Response):
+            return reply
+        if not isinstance(reply, Reply):
+            reply = Reply(reply)
+        body = json.dumps(reply.data, ensure_ascii=False).encode("utf-8")
+        return Response(body, reply.status, {"Cache-Control": "no-store", **reply.headers},
+                        media_type="application/json")
 
-    def _check_host(self) -> None:
-        allowed = self.server.allowed_hosts
-        host = self.headers.get("Host")
-        if allowed is None or host is None:
-            return
-        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-        name = name.strip("[]").lower()
-        if name not in allowed:
-            raise HttpError(403, f"Host: {host!r} is not this desk (it answers localhost only)")
+    @staticmethod
+    def _body_unread(request: Request) -> bool:
+        h = request.headers
+        return h.get("content-length", "0") != "0" or "transfer-encoding" in h
 
-    def _read_body(self) -> Any:
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            self.close_connection = True
-            raise HttpError(411, "body: send a Content-Length (chunked bodies are not taken)")
-        length_text = self.headers.get("Content-Length", "0")
-        if not length_text.isdigit() or not length_text.isascii():
-            self.close_connection = True
-            raise HttpError(400, f"Content-Length: expected a number, got {length_text!r}")
-        length = int(length_text)
-        if length > MAX_BODY:
-            self.close_connection = True  # the body is never read
-            raise HttpError(413, f"body: {length} bytes; at most {MAX_BODY} are taken")
-        data = self.rfile.read(length) if length else b""
-        self._unread = False
-        ctype = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+    async def _body(self, request: Request, deadline: float) -> Any:
+        limit = self.desk.limits.max_body
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > limit:
+            raise HttpError(413, "body", f"{length} bytes; at most {limit} are taken", close=True)
         if ctype != "application/json":
-            raise HttpError(415, f"Content-Type: expected application/json, got {ctype or 'none'!r}")
-        if not data.strip():
-            raise HttpError(400, "body: expected a JSON document")
+            raise HttpError(415, "Content-Type", f"expected application/json, got {ctype or 'none'!r}",
+                            close=self._body_unread(request))
+        chunks, size = [], 0
         try:
-            return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
-        except (UnicodeDecodeError, ValueError, RecursionError) as e:
-            raise HttpError(400, f"body: not valid JSON: {str(e).splitlines()[0]}") from None
+            with anyio.fail_after(max(deadline - anyio.current_time(), 0.001)):
+                async for chunk in request.stream():
+                    size += len(chunk)
+                    if size > limit:
+                        raise HttpError(413, "body", f"over {limit} bytes; at most {limit} are taken", close=True)
+                    chunks.append(chunk)
+        except TimeoutError:
+            raise HttpError(408, "body", f"not received within the desk's {self.desk.limits.request_timeout:g} s "
+                                         "per request", close=True) from None
+        return parse_json(b"".join(chunks))
 
-    def _send(self, status: int, body: bytes, ctype: str, headers: Mapping[str, str], method: str) -> None:
-        self.send_response(status, HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "")
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Referrer-Policy", "no-referrer")
-        for k, v in headers.items():
-            self.send_header(k, v)
-        if self.close_connection:
-            self.send_header("Connection", "close")
-        self.end_headers()
-        if method != "HEAD":
-            self.wfile.write(body)
+
+def _error(status: int, field_name: str | None, message: str, headers: Mapping[str, str] | None = None,
+           close: bool = False) -> Response:
+    extra = {"Cache-Control": "no-store", **(headers or {})}
+    if close:
+        extra["Connection"] = "close"
+    return Response(error_body(field_name, message), status, extra, media_type="application/json")
+
+
+def parse_json(data: bytes) -> Any:
+    """A request body as JSON: UTF-8, no NaN or Infinity, nested at most 64 deep, every string Unicode text
+    (a lone surrogate such as ``"\\ud800"`` is refused, naming its field)."""
+    if not data.strip():
+        raise HttpError(400, "body", "expected a JSON document")
+    try:
+        doc = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise HttpError(400, "body", f"not valid JSON: {str(e).splitlines()[0][:200]}") from None
+    stack: list[tuple[Any, str, int]] = [(doc, "", 0)]
+    while stack:
+        node, where, depth = stack.pop()
+        if depth > _MAX_DEPTH:
+            raise HttpError(400, "body", f"nested over {_MAX_DEPTH} deep (at {where[:60]}…)")
+        if isinstance(node, dict):
+            for k, v in node.items():
+                _text(k, f"{where}.{k}".lstrip(".") if _is_text(k) else where or "body")
+                stack.append((v, f"{where}.{k}".lstrip("."), depth + 1))
+        elif isinstance(node, list):
+            stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in enumerate(node))
+        elif isinstance(node, str):
+            _text(node, where or "body")
+    return doc
+
+
+def _is_text(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _text(s: str, where: str) -> None:
+    if not _is_text(s):
+        bad = next(c for c in s if 0xD800 <= ord(c) <= 0xDFFF)
+        raise HttpError(400, where, f"not Unicode text: a lone surrogate \\u{ord(bad):04x} (JSON escapes must pair "
+                                    "surrogates into one character)")
 
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+async def _not_found(scope: Any, receive: Any, send: Any) -> None:
+    await _error(404, "path", f"no such resource: {scope.get('path', '')}; see /openapi.json",
+                 close=Endpoint._body_unread(Request(scope)))(scope, receive, send)
+
+
+def make_app(desk: Desk, hosts: frozenset[str], token: str | None = None) -> Guard:
+    """The desk as an ASGI application: the routes, behind the guard."""
+    router = Router([Route(path, Endpoint(desk, path, methods), methods=None) for path, methods in ROUTES],
+                    default=_not_found, redirect_slashes=False)
+    return Guard(router, desk.limits, hosts, token)
+
+
 # ------------------------------------------------------------------ running
 
 
+class DeskServer:
+    """A desk listening on its socket (bound, and listening, when this returns), served by uvicorn:
+    :meth:`serve_forever` runs it (in this thread), :meth:`shutdown` stops it from another."""
+
+    def __init__(self, host: str, port: int, log_book: RulingLog, quiet: bool = False, token: str | None = None,
+                 allow_remote: bool = False, extra_hosts: tuple[str, ...] = (), limits: Limits | None = None) -> None:
+        import logging
+
+        import uvicorn
+
+        loopback = _loopback(host)
+        if not loopback and not allow_remote:
+            raise InputError("--host", f"{host} is not a loopback address: anyone who can reach it could rule and "
+                                       "write the log; give --allow-remote, and a token, to serve it")
+        if not loopback and token is None:
+            raise InputError("--token-file", f"serving {host} needs a token every request must present: "
+                                             "--token-file PATH or $BRIDGELAW_TOKEN")
+        if token is not None and not TOKEN_PATTERN.fullmatch(token):
+            raise InputError("--token-file", "the token must be 16 to 256 characters of A-Z a-z 0-9 . _ ~ - "
+                                             "(e.g. python3 -c 'import secrets; print(secrets.token_urlsafe())')")
+        self.limits = limits or Limits()
+        self.log = log_book
+        self.socket = _bind(host, port, self.limits.backlog)
+        self.desk = Desk(log_book, self.limits, token_required=token is not None)
+        self.app = make_app(self.desk, allowed_hosts(host, extra_hosts), token)
+        addr = self.socket.getsockname()
+        self.server_address = (addr[0], addr[1])
+        self.host = host
+        logging.getLogger("uvicorn.error").setLevel(logging.ERROR)  # the desk says in one line what uvicorn would
+        config = uvicorn.Config(self.app, http=protocol_class(self.limits), lifespan="off", log_config=None,
+                                access_log=not quiet, server_header=False, proxy_headers=False,
+                                timeout_keep_alive=int(self.limits.keep_alive), backlog=self.limits.backlog,
+                                h11_max_incomplete_event_size=self.limits.max_head, timeout_graceful_shutdown=5)
+        self.uvicorn = uvicorn.Server(config)
+        self._done = threading.Event()
+
+    @property
+    def url(self) -> str:
+        host, port = self.host, self.server_address[1]
+        return f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+
+    def serve_forever(self) -> None:
+        try:
+            self.uvicorn.run(sockets=[self.socket])
+        finally:
+            self._done.set()
+
+    def shutdown(self) -> None:
+        self.uvicorn.should_exit = True
+        self._done.wait(30)
+
+    def server_close(self) -> None:
+        self.socket.close()
+
+
+def _addresses(host: str, port: int) -> list[Any]:
+    if not 0 <= port <= 65535:
+        raise InputError("--port", f"expected a port from 0 to 65535, got {port}")
+    try:
+        return socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as e:
+        raise InputError("--host", f"cannot listen on {host!r}: {getattr(e, 'strerror', None) or e}") from None
+
+
+def _loopback(host: str) -> bool:
+    """Is ``host`` (an address or a name) loopback only?"""
+    return is_loopback(host) or all(is_loopback(str(a[4][0])) for a in _addresses(host, 0))
+
+
+def _bind(host: str, port: int, backlog: int) -> socket.socket:
+    """A listening socket on ``host:port`` (port 0: a free one); an :class:`InputError` if there cannot be one."""
+    family, kind, proto, _, address = _addresses(host, port)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(backlog)
+    except OSError as e:
+        sock.close()
+        if e.errno not in _BIND_ERRORS:
+            raise
+        raise InputError("--port", f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def make_server(host: str = "127.0.0.1", port: int = DEFAULT_PORT, log: RulingLog | str | Path | None = None,
-                quiet: bool = False) -> DeskServer:
+                quiet: bool = False, token: str | None = None, allow_remote: bool = False,
+                extra_hosts: tuple[str, ...] = (), limits: Limits | None = None) -> DeskServer:
     """A desk ready to ``serve_forever()`` (port 0: an ephemeral port; ``server.url`` says which)."""
     from .rulinglog import default_path
 
     book = log if isinstance(log, RulingLog) else RulingLog(log or default_path())
-    return DeskServer(host, port, book, quiet)
+    return DeskServer(host, port, book, quiet, token, allow_remote, extra_hosts, limits)
 
 
-def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, log: str | Path | None = None,
-          quiet: bool = False) -> None:
-    """Run the desk until interrupted."""
-    try:
-        server = make_server(host, port, log, quiet)
-    except OSError as e:
-        if not isinstance(e, socket.gaierror) and e.errno not in _BIND_ERRORS:
-            raise
-        raise InputError("--port", f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, log_path: str | Path | None = None,
+          quiet: bool = False, token: str | None = None, allow_remote: bool = False,
+          extra_hosts: tuple[str, ...] = (), limits: Limits | None = None) -> None:
+    """Run the desk until interrupted (Ctrl-C or SIGTERM: it finishes the requests in hand, then stops)."""
+    import logging
+    import signal
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("bridgelaw desk: %(message)s"))
+    for name in ("bridgelaw.desk", "uvicorn.access", "uvicorn.error"):
+        lg = logging.getLogger(name)
+        lg.addHandler(handler)
+        lg.propagate = False
+    logging.getLogger("bridgelaw.desk").setLevel(logging.INFO)
+    if quiet:
+        logging.getLogger("uvicorn.access").disabled = True
+    else:
+        logging.getLogger("uvicorn.access").setLevel(logging.INFO)
+    server = make_server(host, port, log_path, quiet, token, allow_remote, extra_hosts, limits)
     print(f"bridgelaw: the referee's desk at {server.url} (ruling log {server.log.path}; Ctrl-C to stop)",
           flush=True)
+    previous = signal.signal(signal.SIGTERM, _stop)  # uvicorn handles the signal, then raises it again for us
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _Stopped):
         pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         server.server_close()
         server.log.close()
+
+
+class _Stopped(Exception):
+    pass
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise _Stopped()
