@@ -980,6 +980,7 @@ def _random_deal(code: str, cards, seed: int, steps: int = 300):
     return t, states, rnd
 
 
+@pytest.mark.timeout(120)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(code=st.sampled_from(bridgelaw.codes()), cards=st.permutations(CARDS), seed=st.integers(0, 10 ** 6))
 def test_pop_after_any_action_restores_the_exact_previous_state(code, cards, seed):
@@ -999,6 +1000,7 @@ def test_pop_after_any_action_restores_the_exact_previous_state(code, cards, see
         assert t.to_json() != before or last.action == "answer"
 
 
+@pytest.mark.timeout(120)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(code=st.sampled_from(bridgelaw.codes()), cards=st.permutations(CARDS), seed=st.integers(0, 10 ** 6))
 def test_the_history_replayed_onto_a_fresh_table_reproduces_the_state(code, cards, seed):
@@ -1015,6 +1017,7 @@ def test_the_history_replayed_onto_a_fresh_table_reproduces_the_state(code, card
         STATE_V.validate(json.loads(state))
 
 
+@pytest.mark.timeout(120)
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(code=st.sampled_from(bridgelaw.codes()), cards=st.permutations(CARDS), seed=st.integers(0, 10 ** 6))
 def test_every_turn_is_a_seat_the_legal_lists_answer_for(code, cards, seed):
@@ -1059,6 +1062,7 @@ def _mutated_action(t: Table, rnd: random.Random):
     ])
 
 
+@pytest.mark.timeout(120)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(code=st.sampled_from(bridgelaw.codes()), cards=st.permutations(CARDS), seed=st.integers(0, 10 ** 6))
 def test_the_table_fuzzed_with_careless_actions_raises_only_its_own_errors(code, cards, seed):
