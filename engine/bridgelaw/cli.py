@@ -115,8 +115,19 @@ def cmd_law(args: argparse.Namespace) -> int:
     number = args.number
     law = api.find_law(code, number)
     if args.json:
-        print(json.dumps(api.law_dict(code, law), indent=2, ensure_ascii=False))
+        data = api.law_dict(code, law)
+        if args.variants:
+            from .witnesses import readings
+
+            data["readings"] = readings(code, law.number)
+        print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
+    if args.variants:
+        from .witnesses import readings_text
+
+        print_after = readings_text(code, law.number)
+    else:
+        print_after = ""
     shown = law.number if law.number == number or not law.missing else number
     head = f"{code.id} — law {shown}" + (f" ({law.heading})" if law.heading else "")
     print(head)
@@ -132,6 +143,8 @@ def cmd_law(args: argparse.Namespace) -> int:
         print(_wrap(f"Note: {law.note}", "  "))
     if law.provisions:
         print("  provisions: " + ", ".join(p.id for p in law.provisions))
+    if print_after:
+        print(print_after)
     return 0
 
 
@@ -270,65 +283,33 @@ def _player_sheet(s: Any, lines: list[str], deals: tuple[Any, ...]) -> str:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from .compare import diff_codes, render, ruling_diff
+    from .compare import diff_codes, ruling_diff
+    from .report import render
 
+    fmt = "json" if args.json else args.format
     if args.rulings:
-        import time
-
-        t = time.perf_counter()
-        res = ruling_diff(args.a, args.b, args.kind or None)
-        res["seconds"] = round(time.perf_counter() - t, 2)
-        if args.json or args.format == "json":
-            print(json.dumps(res, indent=2, default=str))
-            return 0
-        print(f"{args.a} vs {args.b}: {res['incidents']} incidents ruled under both codes in {res['seconds']} s; "
-              f"{len(res['groups'])} kinds of difference")
-        for g in res["groups"]:
-            print(f"\n[{g['kind']}] {g['count']} incident(s), e.g. {json.dumps(g['example'])}")
-            for cid in (args.a, args.b):
-                print(f"    {cid:<22} {g[cid]['does']}  (laws {', '.join(g[cid]['laws']) or '—'})")
+        res = ruling_diff(args.a, args.b, args.kind or None, jobs=args.jobs)
+        print(render(res, fmt))
         return 0
-    if args.json or args.format == "json":
-        print(json.dumps(api.diff(args.a, args.b, args.topic), indent=2, ensure_ascii=False))
-        return 0
-    d = diff_codes(args.a, args.b, args.topic)
-    print(render(d, args.format))
+    if args.kind or args.jobs != 1:
+        raise InputError("--kind" if args.kind else "--jobs", "goes with --rulings (the rulings diff)")
+    print(render(diff_codes(args.a, args.b, args.topic, tuple(args.ignore or ())), fmt))
     return 0
 
 
 def cmd_history(args: argparse.Namespace) -> int:
     from .compare import history
+    from .report import render
 
-    rows = history(args.topic)
-    if args.json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
-        return 0
-    for r in rows:
-        print(f"{r['year']}  {r['code']} — {r['title']}")
-        if not r["laws"]:
-            print("    (no law on this topic)")
-        for law in r["laws"]:
-            print(f"  Law {law['number']}")
-            print(_wrap("MISSING: in no source" if law["missing"] else (law["text"] or "").replace("[^", "[")))
-        print()
+    print(render(history(args.topic), "json" if args.json else args.format))
     return 0
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from .compare import audit
+    from .report import render
 
-    res = audit(args.code)
-    if args.json:
-        print(json.dumps(res, indent=2, default=str))
-        return 0
-    print(f"audit of {res['code']}: {res['incidents']} incidents ruled")
-    print(f"\nSilent ({len(res['silent'])}): the code prescribes nothing")
-    for x in res["silent"]:
-        print(f"  {x['kind']}: e.g. {json.dumps(x['example'])}" + (f" — {x['note']}" if x.get("note") else ""))
-    print(f"\nConflicts ({len(res['conflicts'])}): two provisions apply with clashing effects and no precedence")
-    for x in res["conflicts"]:
-        print(f"  {x['kind']}: {' and '.join(x['provisions'])} ({', '.join(x['effects'])}); "
-              f"e.g. {json.dumps(x['example'])}")
+    print(render(audit(args.code), "json" if args.json else args.format))
     return 0
 
 
@@ -548,6 +529,20 @@ def cmd_check(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------
 
 
+FORMATS = ("text", "markdown", "html", "json")  # bridgelaw.report.FORMATS (checked by a test)
+IGNORABLE = ("spelling",)  # bridgelaw.editions.IGNORABLE (checked by a test)
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, got {text!r}") from None
+    if not 1 <= n <= 64:
+        raise argparse.ArgumentTypeError(f"expected 1 to 64 processes, got {n}")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -566,6 +561,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("law", cmd_law, "print one law of a code")
     sp.add_argument("code")
     sp.add_argument("number")
+    sp.add_argument("--variants", action="store_true", help="the witnesses, the mends and the variant readings")
     sp = add("search", cmd_search, "search the text of every law")
     sp.add_argument("text", nargs="+")
     sp.add_argument("--code")
@@ -580,13 +576,19 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("a")
     sp.add_argument("b")
     sp.add_argument("--topic")
-    sp.add_argument("--format", choices=["text", "markdown", "html", "json"], default="text")
+    sp.add_argument("--format", choices=FORMATS, default="text")
+    sp.add_argument("--ignore", action="append", choices=IGNORABLE,
+                    help="set aside: spelling (with case, hyphens, quotation marks, punctuation, footnote marks)")
     sp.add_argument("--rulings", action="store_true", help="rule generated incidents under both codes")
     sp.add_argument("--kind", action="append", help="with --rulings: only this kind (repeatable)")
-    sp = add("history", cmd_history, "how one topic reads in every code, in date order")
+    sp.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="with --rulings: rule in N processes "
+                                                                       "(the output is the same)")
+    sp = add("history", cmd_history, "one topic through every code, in date order: its numbers, then its texts")
     sp.add_argument("topic")
+    sp.add_argument("--format", choices=FORMATS, default="text")
     sp = add("audit", cmd_audit, "where a code is silent, and provisions that clash without precedence")
     sp.add_argument("code")
+    sp.add_argument("--format", choices=FORMATS, default="text")
     sp = add("auction", cmd_auction, "run an auction call by call (SEAT:CALL or CALL in rotation); rule on irregularities")
     sp.add_argument("--code", required=True)
     sp.add_argument("--dealer", required=True)

@@ -131,16 +131,7 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
         "seating": {"type": ["object", "null"], "description": "three-hand, once the declaration is final (T8): "
                     "position -> the player who sits there (his seat in the auction) or \"dummy\"",
                     "additionalProperties": {"enum": ["N", "E", "S", "W", "dummy"]}}})
-    s["Diff"] = _obj({
-        "a": {"type": "string"}, "b": {"type": "string"}, "topic": _STR_OR_NULL,
-        "laws": _arr(_obj({"a": _STR_OR_NULL, "b": _STR_OR_NULL, "how": {"type": "string"},
-                           "similarity": {"type": "number"}, "same_text": {"type": "boolean"},
-                           "topics": _arr({"type": "string"}),
-                           "diff": _arr({**_arr({"type": "string"}), "minItems": 2, "maxItems": 2,
-                                         "description": "[op, words]: op = same, - removed, + added"})})),
-        "parameters": _arr(_obj({"name": {"type": "string"}, "a": {}, "b": {}})),
-        "provisions": _arr(_obj({"change": {"type": "string"}, "id": {"type": "string"}, "law_a": _STR_OR_NULL,
-                                 "law_b": _STR_OR_NULL}))})
+    _hoist("diff.schema.json", "Diff", s)  # the diff JSON contract: schema/diff.schema.json
     s["CasebookEntry"] = _obj({
         "path": {"type": "string"}, "name": {"type": "string"}, "story": {"type": "string"},
         "kind": {"enum": ["ruling", "score"]}, "code": {"type": "string"},
