@@ -59,9 +59,9 @@ def test_a_json_record_with_no_choice_takes_the_first_option_and_says_so():
 def test_a_recorded_choice_names_the_suit_called():
     rep = replay({"code": "wcny-1913", "dealer": "S", "deal": DEAL, "events": [
         {"seat": "S", "call": "1H"}, {"seat": "W", "call": "P"}, {"seat": "N", "call": "P"}, {"seat": "E", "call": "P"},
-        {"seat": "E", "card": "ST"}, {"apply": "call-suit", "suit": "D"},  # law 76: a diamond from W or E
+        {"seat": "E", "card": "ST"}, {"apply": "call-suit", "suit": "D"},  # law 66: a diamond from W, the leader
     ]})
-    assert rep["state"]["constraints"] == [{"kind": "call_lead", "seat": "E", "suit": "D", "either": True}]
+    assert rep["state"]["constraints"] == [{"kind": "call_lead", "seat": "W", "suit": "D"}]
     with pytest.raises(InputError, match="suit the chooser names"):
         replay({"code": "wcny-1913", "dealer": "S", "deal": DEAL, "events": [
             {"seat": "S", "call": "1H"}, {"seat": "W", "call": "P"}, {"seat": "N", "call": "P"},

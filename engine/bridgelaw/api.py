@@ -212,9 +212,9 @@ def auction_run(code_id: str, dealer: str, calls: Sequence[Any]) -> tuple[dict[s
         if not isinstance(item, str):
             raise InputError(f"calls[{i}]", f"expected a call such as 1S, P, X or N:1S; got {item!r}")
         seat_text, _, call = item.rpartition(":")
-        seat = seat_text or t.next_caller().value
-        if t.state["phase"] not in ("auction",):
+        if t.phase != "auction":
             raise InputError(f"CALL {i + 1}", f"{item!r}: the auction is already over")
+        seat = seat_text or t.next_caller().value
         a = t.call(seat, call)
         ev: dict[str, Any] = {"seat": seat, "call": call.upper(), "legal": a.legal}
         if not a.legal:

@@ -1,4 +1,5 @@
-"""``bridgelaw check``: load every code, the kinds, and the casebook; collect every error."""
+"""``bridgelaw check``: load every code, the kinds, and the casebook (rulings, scores, and the table's whole
+sequences); collect every error."""
 
 from __future__ import annotations
 
@@ -43,6 +44,22 @@ def run_check() -> tuple[list[str], str]:
             except BridgelawError as e:
                 m = case.source.mark(("incident",))
                 problems.append(f"{case.path}:{m.line}:{m.column}: incident does not rule: {e}")
-    summary = (f"checked {len(ids)} codes ({provisions} provisions) and {cases} casebook rulings: "
+    scenarios = 0
+    if root is not None:  # the table casebook: whole sequences played at the table (rulings/<code>/table/)
+        from .table.scenarios import load_scenarios, run_scenario
+
+        try:
+            played = load_scenarios(root)
+        except BridgelawError as e:
+            problems.append(str(e))
+            played = []
+        for sc in played:
+            scenarios += 1
+            try:
+                problems += [f"{sc.path}: {d}" for d in run_scenario(sc)]
+            except BridgelawError as e:
+                problems.append(f"{sc.path}: {e}")
+    summary = (f"checked {len(ids)} codes ({provisions} provisions) and {cases + scenarios} casebook rulings "
+               f"({scenarios} of them played at the table): "
                + (f"{len(problems)} problem(s)" if problems else "all load"))
     return problems, summary
