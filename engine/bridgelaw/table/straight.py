@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalActionError, MalformedActionError
 from ..values import Call
-from .core import _LEGAL, _LHO, _PARTNER, _SIDE, Answer, Table
+from .base import _LEGAL, _LHO, _PARTNER, _SIDE, Answer
+from .core import Table
 from .state import CallRecord, Doubling
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -17,7 +17,8 @@ from typing import Any
 from ..errors import IllegalActionError, InputError, MalformedActionError, TableStateError
 from ..facts import other_players, three_hand_players
 from ..values import Call
-from .core import _PARTNER, Table
+from .base import _PARTNER
+from .core import Table
 
 __all__ = ["ThreeHandTable"]
 
