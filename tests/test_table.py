@@ -433,7 +433,7 @@ def test_a_card_exposed_in_the_auction_waits_for_the_declarer_then_lets_him_forb
     t.apply()  # he incurs the penalty of a revoke: the card stands and the declarer chooses the penalty
     assert t.current_trick == (("W", "S8"),) and t.pending().irregularity == "revoke"
     t.apply("tricks")
-    assert t.revokes == (Revoke("W", 1, True, "tricks"),)
+    assert t.revokes == (Revoke("W", 1, True, "tricks", True),)
 
 
 def test_a_deferred_ruling_that_gives_nothing_more_does_not_stop_the_table():

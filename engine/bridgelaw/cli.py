@@ -330,24 +330,27 @@ def cmd_auction(args: argparse.Namespace) -> int:
     if out["declarer"] and out.get("seating"):
         seating = out["seating"]
         moved = next((pos for pos, who in seating.items() if who not in ("dummy", pos)), None)
+        seats = table.rules.seats  # the code's seat model (code.yaml `table:`), each entry with its law
+        declares, reseats = seats.get("declarer"), seats.get("reseat")
         print(f"\nfinal declaration {out['final_declaration']}"
               + {0: "", 1: " doubled", 2: " redoubled"}.get(out["doubled"], "")
-              + f"; declarer {out['declarer']} plays his hand and the dummy's (T7)")
+              + f"; declarer {out['declarer']} plays his hand and the dummy's"
+              + (f" ({declares.law})" if declares else ""))
         if moved:
-            print(f"T8: the dummy hand goes opposite him, to {out['dummy']}, and {seating[moved]} moves to {moved}")
+            print((f"{reseats.law}: " if reseats else "")
+                  + f"the dummy hand goes opposite him, to {out['dummy']}, and {seating[moved]} moves to {moved}")
         print(f"opening lead from {out['leader']} (player {seating[out['leader']]})")
     elif out["declarer"] and out["phase"] == "play":
-        if table.straight:  # the multiplier: each double doubles
+        if table.variant == "straight-bridge":  # the multiplier: each double doubles
             doubled = f" (each trick x{out['doubled']})" if out["doubled"] > 1 else ""
         else:
             doubled = {0: "", 1: " doubled", 2: " redoubled"}.get(out["doubled"], "")
         print(f"\nfinal declaration {out['final_declaration']}{doubled}"
               + f"; declarer {out['declarer']}, dummy {out['dummy']}, opening lead from {out['leader']}")
-    elif out["phase"] == "auction" and table.straight and out["declarer"]:
-        print(f"\n{out['final_declaration']} declared; the doubling goes on: {table.next_caller().value} to double "
-              "or not")
-    elif out["phase"] == "auction":
-        print(f"\nthe auction goes on: {table.next_caller().value} to call")
+    elif out["phase"] == "auction" and table.variant == "straight-bridge" and out["declarer"] and table.turn:
+        print(f"\n{out['final_declaration']} declared; the doubling goes on: {table.turn.value} to double or not")
+    elif out["phase"] == "auction" and table.turn is not None:
+        print(f"\nthe auction goes on: {table.turn.value} to call")
     return 0
 
 

@@ -1,17 +1,18 @@
 """The end of a deal at the table, as the scoring module reads it (``schema/score.schema.json``).
 
 Four-handed: the declarer, the contract as doubled, the tricks his side won, the deal (for honours), the
-revokes established with the penalty chosen, and the penalties the rulings entered. Three-hand: the players
-are named by their seats in the auction, the dummy by the seat its packet was dealt to; a partnership's
-score in the play goes to the declarer, or to each of the two adversaries (T7, T12). A deal ended without
-play (a new deal, or all passed) carries only the penalties exacted before it ended.
+revokes established with the penalty chosen (a revoke ruled without a penalty costs nothing, and is left
+out), and the penalties the rulings entered. Three-hand: the players are named by their seats in the
+auction, the dummy by the seat its packet was dealt to; a partnership's score in the play goes to the
+declarer, or to each of the two adversaries (T7, T12). A deal ended without play (a new deal, or all
+passed) carries only the penalties exacted before it ended.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import OutOfTurnError
+from .errors import InputError, OutOfTurnError
 from .loader import Code
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,12 +23,14 @@ __all__ = ["four_handed_result", "three_hand_result"]
 _SIDE = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 
 
-def four_handed_result(code: Code, st: "TableState", contract: str | None) -> dict[str, Any]:
-    """A finished four-handed deal (auction or straight bridge), or one ended without play."""
+def four_handed_result(code: Code, st: "TableState", contract: str | None, tricks: int | None = None) -> dict[str, Any]:
+    """A finished four-handed deal (auction or straight bridge), or one ended without play; ``tricks``: the
+    declarer's side's tricks as stated, for a deal whose play stopped (a claim) — see :func:`_played`."""
     if st.phase in ("new_deal", "passed_out"):
         return _without_play(code, st, lambda x: [x.player or x.side])  # type: ignore[list-item]
-    res = _played(code, st, contract)
-    revokes = [{"offender": r.seat, **({"choice": r.choice} if r.choice else {})} for r in st.revokes if r.established]
+    res = _played(code, st, contract, tricks)
+    revokes = [{"offender": r.seat, **({"choice": r.choice} if r.choice else {})} for r in st.revokes
+               if r.established and r.penalized is not False]
     if revokes:
         res["revokes"] = revokes
     pens = [_penalty(code, x, x.side) for x in st.scores if x.kind != "revoke"]  # type: ignore[arg-type]
@@ -36,7 +39,7 @@ def four_handed_result(code: Code, st: "TableState", contract: str | None) -> di
     return res
 
 
-def three_hand_result(code: Code, st: "TableState", contract: str | None) -> dict[str, Any]:
+def three_hand_result(code: Code, st: "TableState", contract: str | None, tricks: int | None = None) -> dict[str, Any]:
     """The deal for the three-hand scorer: players named by their seats in the auction (the deal as
     dealt, the dummy packet's seat); a partnership's score in the play goes to the declarer, or to each
     of the two adversaries (T7: partners for that hand; T12)."""
@@ -44,7 +47,7 @@ def three_hand_result(code: Code, st: "TableState", contract: str | None) -> dic
         res = _without_play(code, st, lambda x: [x.player] if x.player else _auction_side(st, x))
         res["dummy"] = st.dummy_packet
         return res
-    res = _played(code, st, contract)
+    res = _played(code, st, contract, tricks)
     seating = st.seating or {}
     declarer = st.declarer
     assert declarer is not None and st.dummy_packet is not None
@@ -65,7 +68,7 @@ def three_hand_result(code: Code, st: "TableState", contract: str | None) -> dic
         return st.dummy_packet if seating[position] == "dummy" else seating[position]  # type: ignore[return-value]
 
     revokes = [{"offender": offender(r.seat), **({"choice": r.choice} if r.choice else {})}
-               for r in st.revokes if r.established]
+               for r in st.revokes if r.established and r.penalized is not False]
     if revokes:
         res["revokes"] = revokes
     pens = [_penalty(code, x, who) for x in st.scores if x.kind != "revoke" for who in players(x)]
@@ -74,12 +77,22 @@ def three_hand_result(code: Code, st: "TableState", contract: str | None) -> dic
     return res
 
 
-def _played(code: Code, st: "TableState", contract: str | None) -> dict[str, Any]:
-    if st.phase != "done":
+def _played(code: Code, st: "TableState", contract: str | None, tricks: int | None = None) -> dict[str, Any]:
+    """The contract played, with the tricks the declarer's side won — or, ``tricks`` given, as stated for a
+    play that stopped before its end (a claim): what was played is ruled, and must leave room for them."""
+    if tricks is None and st.phase != "done":
         raise OutOfTurnError("phase", f"the deal is not finished (phase {st.phase})")
+    if tricks is not None and st.phase not in ("play", "done"):
+        raise OutOfTurnError("tricks", f"no contract is being played (phase {st.phase})")
     declarer = st.declarer
     assert declarer is not None and contract is not None
     won = sum(1 for t in st.tricks if _SIDE[t.winner] == _SIDE[declarer])
+    if tricks is not None:
+        lost = len(st.tricks) - won
+        if type(tricks) is not int or not won <= tricks <= 13 - lost:
+            raise InputError("tricks", f"the declarer's side won {won} and lost {lost} of the tricks played, so it "
+                                       f"cannot end with {tricks!r}")
+        won = tricks
     res: dict[str, Any] = {"code": code.id, "declarer": declarer, "contract": contract, "tricks": won}
     if _original_one_spade(code, st):
         res["original_one_spade"] = True

@@ -24,7 +24,7 @@ from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contrac
 from ..values import Seat
 from ..wording import kind_name
 from .result import REFUSED, SCORED, UNFINISHED, BoardResult
-from .table_adapter import Act, TableAdapter
+from .table_adapter import TableAdapter
 
 __all__ = ["replay_game", "Refused", "Unfinished", "resolve_code", "written_game"]
 
@@ -60,6 +60,7 @@ class _Run:
     card_items: list[Item] = field(default_factory=list)
     revokes_ruled: set[tuple[str, int]] = field(default_factory=set)
     r_marks: bool = False
+    substitutes: dict[str, tuple[Item, str]] = field(default_factory=dict)  # seat -> the card replacing his renounce
 
     def at(self, item: Item | tuple[str, str, int, int]) -> str:
         if type(item) is tuple:
@@ -68,8 +69,12 @@ class _Run:
 
     # ------------------------------------------------------------ rulings
 
-    def settle(self, ref: str, marker: Marker | None, where: str, what: str) -> None:
-        """The pending ruling: the recorded remedy, else the marker's acceptance, else refuse."""
+    def settle(self, ref: str, marker: Marker | None, where: str, what: str, card: str | None = None,
+               then: Marker | None = None) -> None:
+        """The pending ruling: the recorded remedy, else the marker's acceptance, else refuse. ``card``: the
+        card the remedy plays where the recorded remedy names none (a renounce corrected in time: the card the
+        play section has in its place). ``then``: the marker that accepts the ruling the remedy makes due (a
+        call out of rotation let stand, then found insufficient: ``^S ^I``)."""
         t = self.t
         r = t.pending_ruling()
         assert r is not None
@@ -87,10 +92,12 @@ class _Run:
                 if r.questions:
                     raise Refused(where, f"{what}: the ruling on the {kind_name(kind)} still asks: "
                                          + "; ".join(q.ask for q in r.questions))
-                t.apply(rem.option, by=rem.by, suit=rem.suit, card=rem.card, how="recorded")
+                t.apply(rem.option, by=rem.by, suit=rem.suit, card=rem.card or card, how="recorded")
+                self.settle_due(ref, then, where, what)
                 return
             if marker is not None:
                 self.accept(marker, ref, where, what)
+                self.settle_due(ref, then, where, what)
                 return
         except Refused:
             raise
@@ -101,6 +108,24 @@ class _Run:
                              f"(§3.9) nor states the remedy ([{REMEDY_TAG} \"{ref} <option>\"]"
                              + (f"; the options: {', '.join(o.id for o in r.options)}" if r.options else "")
                              + ")")
+
+    def settle_due(self, ref: str, then: Marker | None, where: str, what: str) -> None:
+        """A ruling the remedy just carried out made due: accepted as the record's second marker says."""
+        t = self.t
+        r = t.pending_ruling()
+        if r is None:
+            if then is not None:
+                raise Refused(where, f"the record marks ^{then.letter} — {then.meaning} — on {what}, but the table "
+                                     "finds it regular")
+            return
+        if then is None or r.irregularity not in then.kinds:
+            raise Refused(where, f"{what}: the remedy makes a ruling on the {kind_name(r.irregularity)} due at once; "
+                                 "a record states one remedy at a call or card (replay it from JSON)")
+        t.answer_at(ref)
+        self.accept(then, ref, where, what)
+        if t.pending_ruling() is not None:
+            raise Refused(where, f"{what}: accepting the {kind_name(r.irregularity)} makes another ruling due; a "
+                                 "record states one remedy at a call or card (replay it from JSON)")
 
     def accept(self, marker: Marker, ref: str, where: str, what: str) -> None:
         """The marked irregularity as accepted: the option (or automatic effect) by which the call or card
@@ -142,23 +167,29 @@ class _Run:
 
     def run_events(self, ref: str) -> None:
         for k, ev, where in self.events.pop(ref, ()):
-            eref = f"E{k}"
-            what = f"{ev.seat}'s {ev.verb}" + (f" {ev.arg}" if ev.arg else "")
-            try:
-                if ev.verb == "call":
-                    ans = self.t.call(ev.seat, _need(ev, where), eref)
-                elif ev.verb in ("lead", "play"):
-                    ans = self.t.play(ev.seat, _need(ev, where), eref)
-                elif ev.verb == "expose":
-                    ans = self.t.expose(ev.seat, _need(ev, where), eref)
-                elif ev.verb == "claim":
-                    ans = self.t.claim(ev.seat, eref)
-                else:
-                    ans = self.t.correct_revoke(ev.seat, eref)
-            except InputError as e:
-                raise Refused(where, f"[{EVENT_TAG}] {what}: {e}") from None
-            if ans.ruling is not None:
-                self.settle(eref, None, where, what)
+            self.run_event(k, ev, where)
+
+    def run_event(self, k: int, ev: Event, where: str) -> None:
+        eref = f"E{k}"
+        what = f"{ev.seat}'s {ev.verb}" + (f" {ev.arg}" if ev.arg else "")
+        try:
+            if ev.verb == "call":
+                ans = self.t.call(ev.seat, _need(ev, where), eref)
+            elif ev.verb in ("lead", "play"):
+                ans = self.t.play(ev.seat, _need(ev, where), eref)
+            elif ev.verb == "expose":
+                ans = self.t.expose(ev.seat, _need(ev, where), eref)
+            elif ev.verb == "claim":
+                ans = self.t.claim(ev.seat, eref)
+            else:
+                ans = self.t.correct_revoke(ev.seat, eref)
+        except InputError as e:
+            raise Refused(where, f"[{EVENT_TAG}] {what}: {e}") from None
+        if ans.ruling is not None:
+            sub = self.substitutes.get(ev.seat) if ev.verb == "correct" else None
+            self.settle(eref, None, where, what, card=sub[0].text if sub else None)
+            if ev.verb == "correct":
+                self.corrected(ev.seat, where)
 
     # ------------------------------------------------------------ the auction
 
@@ -207,10 +238,9 @@ class _Run:
                     seat = seat.lho
                 continue
             marker = MARKERS["S"] if skipped else MARKERS["I"] if item.marker == "I" else None
-            before = t.last_bid() if skipped and item.marker == "I" else None
-            self.call(seat, x, ref, where, marker, hint)
-            if skipped and item.marker == "I" and not t.insufficient(x, before):
-                raise Refused(where, f"the record marks ^I on {seat.value}'s {x}, but it is sufficient over {before}")
+            # ^S ^I: out of rotation and insufficient, both accepted — the call let stand is checked as if in turn
+            then = MARKERS["I"] if skipped and item.marker == "I" else None
+            self.call(seat, x, ref, where, marker, hint, then)
             skipped = []
             seat = seat.lho
         if t.phase == "auction":
@@ -220,7 +250,8 @@ class _Run:
                    f"auction does ({t.next_caller()} to call)"  # type: ignore[union-attr]
         return None
 
-    def call(self, seat: Seat, x: str, ref: str, where: str, marker: Marker | None, hint: str) -> None:
+    def call(self, seat: Seat, x: str, ref: str, where: str, marker: Marker | None, hint: str,
+             then: Marker | None = None) -> None:
         t = self.t
         what = f"{seat.value}'s {_call_words(x)}"
         try:
@@ -229,7 +260,7 @@ class _Run:
             raise Refused(where, f"{what}: {e.message}") from None
         if ans.ruling is not None:
             try:
-                self.settle(ref, marker, where, what)
+                self.settle(ref, marker, where, what, then=then)
             except Refused as e:
                 if hint and marker is None:
                     raise Refused(e.field, e.message + hint) from None
@@ -257,13 +288,13 @@ class _Run:
         self.card_items = cards
         play = t.play
         events = self.events
-        st = t.state
+        table = t.table
         colidx = {s: i for i, s in enumerate(columns)}
         for k in range(0, len(cards), 4):
-            if st["phase"] != "play":
+            if table.phase != "play":
                 raise Refused(self.at(cards[k]), f"{_text(cards[k])}: a card after the play ended ({_ended(t)})")
             row = cards[k:k + 4]
-            if not events and len(row) == 4 and not st["current"] and type(row[0]) is tuple and \
+            if not events and len(row) == 4 and not table.current_trick and type(row[0]) is tuple and \
                     type(row[1]) is tuple and type(row[2]) is tuple and type(row[3]) is tuple:
                 # the common case: four plain cards, played from the trick's leader
                 for s in _ORDER[t.next_player()]:
@@ -278,9 +309,11 @@ class _Run:
                     if ans.ruling is not None:
                         self.ruled_card(ans.kind or "", ref, cards[i], self.at(cards[i]), f"{s}'s {x}")
                         self.check_stood(s, cards[i], ref, ans.kind)
-                        if st["phase"] != "play":
+                        if table.phase != "play":
                             break
                 continue
+            if events:  # what was done between the last trick and this one (T<n>) decides who leads it
+                self.run_events(f"T{k // 4 + 1}")
             cols = dict(zip(columns, range(k, k + len(row))))
             marked = [s for s, i in cols.items() if type(cards[i]) is not tuple and cards[i].marker == "L"]
             if marked:
@@ -289,7 +322,7 @@ class _Run:
                                                                    "led)")
                 if t.cards_in_trick:
                     raise Refused(self.at(cards[cols[marked[0]]]), "^L marks a lead, but this trick was begun already")
-            order = _ORDER[marked[0]] if marked else _ORDER[t.next_player()] if not st["current"] else ""
+            order = _ORDER[marked[0]] if marked else _ORDER[t.next_player()] if not table.current_trick else ""
             for s in order:
                 i = cols.get(s)
                 if i is None:
@@ -328,6 +361,11 @@ class _Run:
         trick = t.trick_number
         if self.events:
             self.run_events(ref)
+            if self.correction_ahead(seat, ref):
+                # he renounced in this trick (an event at this card), and corrects it before the trick is done:
+                # the card in his column is the one the correction puts in its place
+                self.substitutes[seat] = (item, ref)
+                return
         if item.marker == "R":
             self.r_marks = True
         try:
@@ -340,6 +378,33 @@ class _Run:
         elif item.marker == "L":
             raise Refused(self.at(item), f"the record marks ^L — {MARKERS['L'].meaning} — on {seat}'s {x} (trick "
                                          f"{trick}), but it is the proper lead")
+
+    def correction_ahead(self, seat: str, ref: str) -> bool:
+        """Has ``seat`` played to this trick already (the events at his card), and does the record correct his
+        renounce before a card is played to the next trick (an event at a card of this row or the next still
+        to come: the events at a card are run, and gone, when it is played)?"""
+        i = int(ref[1:])
+        row = (i - 1) // 4
+        table = self.t.table
+        tricks = table.tricks
+        cards = table.current_trick if row == len(tricks) else tricks[row].cards if row < len(tricks) else ()
+        if not any(s == seat for s, _ in cards):
+            return False
+        refs = [f"P{j}" for j in range(4 * row + 1, 4 * (row + 2) + 1)] + [f"T{row + 2}"]
+        return any(ev.verb == "correct" and ev.seat == seat for r in refs for _, ev, _ in self.events.get(r, ()))
+
+    def corrected(self, seat: str, where: str) -> None:
+        """The correction's remedy carried out: the card it put in the trick must be the record's."""
+        sub = self.substitutes.pop(seat, None)
+        if sub is None:
+            return
+        item, _ = sub
+        table = self.t.table
+        cards = table.current_trick or (table.tricks[-1].cards if table.tricks else ())
+        if (seat, item.text) not in cards:
+            got = next((c for s, c in cards if s == seat), "no card")
+            raise Refused(self.at(item), f"{seat}'s {item.text}: the record puts it in the place of his renounce "
+                                         f"corrected in time ({where}), but the correction plays {got}")
 
     def check_stood(self, seat: str, item: Any, ref: str, kind: str | None) -> None:
         t, x = self.t, _text(item)
@@ -383,7 +448,6 @@ class _Run:
                                              f"{item.text} in trick {trick}, but the table finds no revoke there")
 
 
-_SIDE = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 _PREFS = tuple(f"P{i}" for i in range(64))
 _ORDER = {s: s + "".join("NESWNESW"["NESW".index(s) + 1:"NESW".index(s) + 4]) for s in "NESW"}
 _CODE_IDS: dict[str | None, tuple[str, ...]] = {}
@@ -455,7 +519,7 @@ def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
         res.status, res.reason = REFUSED, f"{game.where()}: {e}"
         res.where = game.where()
     if t is not None:
-        res.rulings = [_ruling_json(a, game) for a in t.rulings()]
+        res.rulings = [r.to_json() for r in t.rulings()]
     if write:
         res.written = written_game(game, t if res.status != REFUSED else None, res.code)
     return res, (t if keep else None)
@@ -491,7 +555,7 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
         return _from_tags(g, code, dealer_v, deal, decl_v, contract_v, result_v, res)
     dealer = seat_of(dealer_v, "Dealer", _tag_where(g, "Dealer"))
     t = TableAdapter(code, dealer.value, deal)
-    if t.three:
+    if t.variant == "three-hand":
         raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
     run = _Run(g, t, remedies, events)
     first = seat_of(auction_tag.value, "Auction", _tag_where(g, "Auction"))
@@ -499,7 +563,7 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     if not_over:
         raise Unfinished(not_over.split(": ", 1)[0], not_over.split(": ", 1)[1])
     _check_outcome(g, t, decl_v, contract_v)
-    res.contract = (t.contract or "") + {0: "", 1: "X", 2: "XX"}.get(t.doubled, "") if t.contract else None
+    res.contract = t.contract
     res.declarer = t.declarer
     if t.phase in ("new_deal", "passed_out"):
         if play_tag is not None and play_tag.section and play_tag.section.entries:
@@ -526,8 +590,7 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     if how == "done":
         run.check_revoke_marks()
         _finish_refs(run)
-        side = _SIDE[declarer.value]
-        res.tricks = sum(1 for x in t.state["tricks"] if _SIDE[x["winner"]] == side)
+        res.tricks = t.tricks_won()
         res.score, res.status, res.source = t.totals(t.result()), SCORED, "play"
         if result_v not in (None, "", "?"):
             try:
@@ -548,7 +611,7 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     if stated is None:
         raise Unfinished(where, f"the play ends with {'*' if how == '*' else 'cards not known (-)'} after "
                                 f"{played} tricks, and no [Result] says how many the declarer took")
-    if t.cards_in_trick == 0 and t.state["revokes"]:
+    if t.cards_in_trick == 0 and t.table.revokes:
         ans = t.quit_trick()  # the last trick played is turned and quitted: a revoke in it is established
         if ans.ruling is not None:
             run.ruled_card(ans.kind or "", "end", end or Item("*"), where, "the last trick")
@@ -589,7 +652,7 @@ def _score_tricks(t: TableAdapter, stated: tuple[int, bool], res: BoardResult, s
                   note: str, where: str) -> TableAdapter:
     tricks, differs = stated
     try:
-        result = t.result_with_tricks(tricks)
+        result = t.result(tricks)
     except InputError as e:
         raise Refused(where, f"[Result]: {e.message}") from None
     res.notes.append(note + (" (marked ^: differing from the tricks actually won)" if differs else ""))
@@ -645,22 +708,9 @@ def _check_outcome(g: PbnGame, t: TableAdapter, decl_v: str | None, contract_v: 
                                                      f"{t.declarer} the declarer")
     if contract_v not in (None, "", "?") and t.phase == "play" and t.contract:
         c = contract_of(contract_v, _tag_where(g, "Contract"))
-        if c is not None and (c[0] != t.contract or c[1] != t.doubled):
+        if c is not None and (c[0] != t.bid or c[1] != t.doubled):
             raise Refused(_tag_where(g, "Contract"), f"[Contract \"{contract_v}\"], but the auction ends in "
-                                                     f"{t.contract}{'X' * t.doubled}")
-
-
-def _ruling_json(a: Act, game: PbnGame) -> dict[str, Any]:
-    r = a.ruling
-    d: dict[str, Any] = {"at": a.at or a.ref, "kind": a.kind, "offender": a.offender,
-                         "remedy": a.option or ("-" if a.applied else None), "how": a.how,
-                         "laws": [x.number for x in r.laws] if r is not None else []}
-    for k in ("by", "suit", "card"):
-        if getattr(a, k):
-            d[k] = getattr(a, k)
-    if a.facts:
-        d["facts"] = dict(a.facts)
-    return d
+                                                     f"{t.contract}")
 
 
 def written_game(game: PbnGame, t: TableAdapter | None, code: str | None) -> str:
@@ -670,9 +720,8 @@ def written_game(game: PbnGame, t: TableAdapter | None, code: str | None) -> str
 
     if t is None:
         return write_game(game)
-    made = [Tag(REMEDY_TAG, remedy_text(Remedy(a.at or a.ref or "", a.option, a.by, a.suit, a.card,
-                                               tuple(sorted(a.facts.items())))))
-            for a in t.rulings() if a.applied and (a.at or a.ref)]
+    made = [Tag(REMEDY_TAG, remedy_text(Remedy(r.at or "", r.option, r.by, r.suit, r.card, tuple(sorted(r.facts.items())))))
+            for r in t.rulings() if r.applied and r.at]
     tags: list[Tag] = []
     for x in game.tags:  # the remedies recorded before stand where they stood; new ones go last
         if x.name == REMEDY_TAG:

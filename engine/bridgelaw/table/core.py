@@ -11,6 +11,7 @@ takes the last one back, and the history replayed onto a fresh table gives the s
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Sequence
 
 from ..errors import InputError, MalformedActionError, OutOfTurnError, RulingPendingError, TableStateError
@@ -124,6 +125,8 @@ class Table(Auction, Play, Persistence):
     @property
     def state(self) -> dict[str, Any]:
         """Deprecated: the state in its old dict shape (a copy; use the properties, or :meth:`to_json`)."""
+        warnings.warn("Table.state is deprecated: read the table's properties (turn, phase, hand(), tricks, "
+                      "calls, ...) or to_dict()", DeprecationWarning, stacklevel=2)
         st = self._st
         h = st.history
         last = h[-1] if h else None
@@ -247,7 +250,7 @@ class Table(Auction, Play, Persistence):
 
     @property
     def revokes(self) -> tuple[Revoke, ...]:
-        return tuple(Revoke(r.seat, r.trick, r.established, r.choice) for r in self._st.revokes)
+        return tuple(Revoke(r.seat, r.trick, r.established, r.choice, r.penalized) for r in self._st.revokes)
 
     @property
     def penalty_scores(self) -> tuple[dict[str, Any], ...]:
@@ -278,6 +281,17 @@ class Table(Auction, Play, Persistence):
     def pending(self) -> Ruling | None:
         p = self._st.pending
         return self._ruling_of(p) if p else None
+
+    @property
+    def pending_revoke(self) -> Revoke | None:
+        """The revoke the waiting ruling is about — established (its penalty), or being corrected in time —
+        as :attr:`revokes` holds it; None when no ruling on a revoke waits."""
+        p = self._st.pending
+        if p is None or p.kind != "revoke":
+            return None
+        trick = p.revoke if p.revoke is not None else p.correction
+        rv = next((r for r in self._st.revokes if r.seat == p.offender and r.trick == trick), None)
+        return Revoke(rv.seat, rv.trick, rv.established, rv.choice, rv.penalized) if rv is not None else None
 
     def _ruling_of(self, p: Pending) -> Ruling:
         """The ruling a pending incident gives (remembered on it until an answer changes the incident)."""
@@ -456,16 +470,19 @@ class Table(Auction, Play, Persistence):
             return None
         return st.contract + ("", "X", "XX")[st.doubled]
 
-    def result(self) -> dict[str, Any]:
-        """The deal as a scoring result (``schema/score.schema.json``): see :mod:`bridgelaw.dealresult`."""
+    def result(self, tricks: int | None = None) -> dict[str, Any]:
+        """The deal as a scoring result (``schema/score.schema.json``): see :mod:`bridgelaw.dealresult`.
+        ``tricks``: the declarer's side's tricks as stated, for a play that stopped before its end (a claim
+        conceded); the tricks played must leave room for them."""
         from ..dealresult import four_handed_result
 
-        return four_handed_result(self.code, self._st, self._contract_text())
+        return four_handed_result(self.code, self._st, self._contract_text(), tricks)
 
-    def score(self) -> "Score":
+    def score(self, tricks: int | None = None) -> "Score":
+        """The deal scored (``tricks``: as :meth:`result`)."""
         from ..scoring import score
 
-        return score(self.result())
+        return score(self.result(tricks))
 
     # ------------------------------------------------------------------ history, undo, copy
 

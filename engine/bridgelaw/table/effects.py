@@ -42,6 +42,7 @@ class Act:
     remedy: str
     by: str | None
     correction: bool = False  # a renounce corrected in time: the card of the suit led is already substituted
+    to_scorer: bool = False   # an established revoke's penalty, left to the scorer (its record says so)
 
 
 Handler = Callable[["Table", dict[str, Any], Act], None]
@@ -216,8 +217,12 @@ def _retract(t: "Table", e: dict[str, Any], act: Act) -> None:
 
 @handles(EffectKind.SCORE)
 def _score(t: "Table", e: dict[str, Any], act: Act) -> None:
-    """Points to a side (or a three-hand player) in a column, entered now and scored with the deal."""
+    """Points to a side (or a three-hand player) in a column, entered now and scored with the deal. An
+    established revoke's points are the scorer's to count, through the code's revoke provisions: its record
+    says it was penalized."""
     st = t._st
+    if act.pending.kind == "revoke" and act.pending.revoke is not None:
+        act.to_scorer = True
     st.scores.append(PenaltyScore(e["column"], e["points"], act.law, act.pending.kind,
                                   "auction" if st.phase in ("auction", "new_deal", "passed_out") else "play",
                                   side=e.get("side") if "player" not in e else None, player=e.get("player"),
@@ -230,6 +235,8 @@ def _revoke_score(t: "Table", e: dict[str, Any], act: Act) -> None:
     it through the code's revoke provisions. Elsewhere it is recorded."""
     if act.pending.kind != "revoke" or act.pending.revoke is None:
         _record(t, e, act)
+    else:
+        act.to_scorer = True
 
 
 # ---------------------------------------------------------------------------------------------- no action

@@ -244,9 +244,10 @@ class Play:
             if not rv.established and (now or rv.trick <= done):
                 rv.established = True
                 side = _SIDE[rv.seat]
-                # the dummy cannot revoke (law 63): a renounce from his hand counts toward no side's revokes
+                # the dummy cannot revoke (law 63): a renounce from his hand counts toward no side's revokes; nor
+                # does a revoke ruled without penalty (not claimed in time): the scorer counts as the table does
                 dummy = _PARTNER[st.declarer] if st.declarer else None
-                real = [r for r in st.revokes if r.established and r.seat != dummy]
+                real = [r for r in st.revokes if r.established and r.seat != dummy and r.penalized is not False]
                 n = max(1, sum(1 for r in real if _SIDE[r.seat] == side))
                 both = len({_SIDE[r.seat] for r in real}) == 2
                 ans = self._ruled("revoke", rv.seat, {"established": True, "revokes_by_side": n,

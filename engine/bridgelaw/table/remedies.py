@@ -119,7 +119,8 @@ def _carry_out(t: "Table", p: Pending, r: Ruling, chosen: Option | None, decline
     if p.kind == "revoke" and p.revoke is not None:
         for rv in st.revokes:
             if rv.trick == p.revoke and rv.seat == p.offender:
-                rv.choice = chosen.id if chosen else None
+                # the scorer counts the revoke's penalty; a revoke ruled without one costs nothing
+                rv.choice, rv.penalized = (chosen.id if chosen else None), act.to_scorer
     t._next_deferred()
 
 

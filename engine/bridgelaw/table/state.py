@@ -113,21 +113,25 @@ class Obligation:
 @dataclass(slots=True)
 class Revoke:
     """A renounce holding the suit led: established once its trick is quitted and a card played to the next;
-    ``choice`` is the penalty the innocent side chose."""
+    ``choice`` is the penalty the innocent side chose; ``penalized``, once its ruling is carried out, whether
+    that ruling exacted a penalty the scorer counts (False: ruled without one — not claimed in time, the right
+    to it lost, the dummy's renounce — so it costs nothing when the deal is scored)."""
 
     seat: str
     trick: int
     established: bool = False
     choice: str | None = None
+    penalized: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"seat": self.seat, "trick": self.trick, "established": self.established}
         _opt(d, "choice", self.choice)
+        _opt(d, "penalized", self.penalized)
         return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Revoke":
-        return cls(d["seat"], d["trick"], d["established"], d.get("choice"))
+        return cls(d["seat"], d["trick"], d["established"], d.get("choice"), d.get("penalized"))
 
 
 @dataclass(slots=True)

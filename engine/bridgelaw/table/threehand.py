@@ -150,11 +150,11 @@ class ThreeHandTable(Table):
         "dummy". Before it: each seat its own player."""
         return dict(self._st.seating) if self._st.seating else super().seating()
 
-    def result(self) -> dict[str, Any]:
+    def result(self, tricks: int | None = None) -> dict[str, Any]:
         """The deal for the three-hand scorer, player by player (:mod:`bridgelaw.dealresult`)."""
         from ..dealresult import three_hand_result
 
-        return three_hand_result(self.code, self._st, self._contract_text())
+        return three_hand_result(self.code, self._st, self._contract_text(), tricks)
 
     def check(self) -> None:
         super().check()
