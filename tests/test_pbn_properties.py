@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 
@@ -20,6 +21,8 @@ from hypothesis import strategies as st
 from bridgelaw.errors import BridgelawError, InputError
 from bridgelaw.pbn import Refusal, iter_games, read_pbn, write_games
 from bridgelaw.pbn.model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, Section, Tag
+from bridgelaw.pbn.reader import _parse_full, _simple_game
+from bridgelaw.pbn.text import decoded_lines, split_games
 from bridgelaw.replay import replay_game, replay_record
 from bridgelaw.replay.history_writer import history_game
 from bridgelaw.replay.table_adapter import TableAdapter
@@ -77,6 +80,30 @@ def games(draw) -> PbnGame:
     return PbnGame(tags=tags, prologue=prologue, lead=lead)
 
 
+def _entries(section):
+    return [x if type(x) is tuple else (x.text, x.raw, x.line, x.col, x.marker, x.suffix, x.note, x.nags, x.comments)
+            for x in section.entries]
+
+
+def _read_alike(text: str) -> int:
+    """Every game of ``text`` the plain reader takes is read by it as the full reader reads it: the same game,
+    every tag, call and card at the same line and column, the play's end at the same place. The games it took."""
+    taken = 0
+    for gt in split_games(decoded_lines(io.BytesIO(text.encode("utf-8")))):
+        fast = _simple_game(gt, "f.pbn")
+        if fast is None:
+            continue
+        taken += 1
+        full = _parse_full(gt, "f.pbn")
+        assert fast == full
+        for a, b in zip(fast.tags, full.tags):
+            assert (a.line, a.col) == (b.line, b.col)
+            assert (a.section is None) == (b.section is None)
+            if a.section is not None:
+                assert _entries(a.section) == _entries(b.section) and a.section.stop_at() == b.section.stop_at()
+    return taken
+
+
 def _without_empty(games_read):
     return [g for g in games_read if isinstance(g, Refusal) or g.tags]
 
@@ -89,6 +116,13 @@ def test_reading_what_is_written_gives_the_same_games(gs):
     assert not [g.error for g in back if isinstance(g, Refusal)]
     assert back == gs
     assert write_games(back) == text
+    _read_alike(text)
+
+
+def test_the_plain_reader_reads_the_examples_and_fixtures_as_the_full_reader_does():
+    taken = sum(_read_alike(path.read_text(encoding="latin-1")) for path in
+                [*(ROOT / "examples").glob("*.pbn"), ROOT / "tests" / "pbn" / "real-world.pbn"])
+    assert taken >= 1  # at least one of them is in the plainest export format
 
 
 # ------------------------------------------------------------------ deals played at the table
@@ -213,6 +247,7 @@ def test_a_deal_written_read_and_replayed_is_the_same_deal(seed, code, irregular
     except InputError:
         assume(False)
     text = write_games([game])
+    assert _read_alike(text) == 1  # a deal the table wrote is in the plainest export format
     read = read_pbn(text)[0]
     res, again = replay_game(read, keep=True, write=True)
     assert res.status == "scored", (res.reason, text)

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -356,8 +357,6 @@ def cmd_auction(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay records — PBN files (every game), JSON deal records, folders of them — a line per board."""
-    import time
-
     from .replay.archive import Passthrough, Summary, boards, run
 
     if args.jobs < 1:
@@ -402,6 +401,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if not args.json and first.detail is not None or not args.json and first.rulings:
             _board_detail(first, out)
         _board_line(first, args.json, out)
+    out.flush()
     elapsed = time.perf_counter() - started
     n = sum(summary.total().values())
     if n > 1 and not args.quiet:
@@ -445,14 +445,22 @@ class _Writer:
         self.f.close()
 
 
+_FLUSHED = [0.0]  # when the board lines were last flushed
+
+
 def _board_line(r: Any, as_json: bool, out: Any) -> None:
+    """A board's line, written as it comes: flushed at once when a board takes its time (a twentieth of a
+    second since the last flush), so a long run streams without a write to the system for every board."""
     if as_json:
         out.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
     else:
         out.write(r.text() + "\n")
         for n in r.notes:
             out.write(f"  note: {n}\n")
-    out.flush()
+    now = time.monotonic()
+    if now - _FLUSHED[0] > 0.05:
+        out.flush()
+        _FLUSHED[0] = now
 
 
 def _board_detail(r: Any, out: Any) -> None:

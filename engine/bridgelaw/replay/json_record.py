@@ -105,7 +105,8 @@ def replay_record(record: Mapping[str, Any], code: str | None = None, path: str 
                    for r in t.rulings()]
     if table.is_over():
         try:
-            s = t.score(t.result())
+            result = t.result()
+            s = t.score(result)
         except BridgelawError as e:
             report["score_error"] = str(e)
             res.reason = f"the deal cannot be scored: {e}"
@@ -113,7 +114,7 @@ def replay_record(record: Mapping[str, Any], code: str | None = None, path: str 
         report["score"] = s
         res.score = {k: v["total"] for k, v in s["totals"].items()}
         if t.phase == "done" and t.declarer:
-            res.tricks = t.tricks_won() if table.variant != "three-hand" else None
+            res.tricks = result["tricks"] if table.variant != "three-hand" else None
         res.status, res.source = SCORED, "play" if t.phase == "done" else "auction"
     else:
         res.status = UNFINISHED

@@ -13,48 +13,25 @@ them together.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
+from ..errors import InputError
 from ..facts import higher
 from ..scoring import score
 from ..table import Answer, HistoryEntry, Table
 from ..values import Call, Ruling
 
-__all__ = ["TableAdapter", "Ruled", "rulings_of", "RulingRecord"]
+__all__ = ["TableAdapter", "Ruled", "chooser_named"]
 
-
-@dataclass(slots=True)
-class RulingRecord:
-    """One ruling as :attr:`Table.history` tells it: the entry that raised it (an irregular action, an action
-    that made a ruling due, or a remedy that made another due), the facts answered, and the ``apply`` entry
-    that carried it out (None while it waits)."""
-
-    raised: int                       # the index of the entry that raised it
-    kind: str
-    offender: str | None
-    facts: dict[str, Any] = field(default_factory=dict)
-    applied: HistoryEntry | None = None
-
-
-def rulings_of(history: Iterable[HistoryEntry]) -> list[RulingRecord]:
-    """The rulings of a table's history, in the order they were made."""
-    out: list[RulingRecord] = []
-    open_: RulingRecord | None = None
-    for i, e in enumerate(history):
-        if e.action == "answer":
-            if open_ is not None:
-                open_.facts.update(e.args.get("facts") or {})
-        elif e.action == "apply":
-            if open_ is not None:
-                open_.applied, open_.kind, open_.offender = e, e.irregularity or open_.kind, e.offender
-            open_ = None
-            if e.due:
-                open_ = RulingRecord(i, e.due, None)
-                out.append(open_)
-        elif e.irregularity is not None:
-            open_ = RulingRecord(i, e.irregularity, e.offender)
-            out.append(open_)
-    return out
+# the order of play from each leader, clockwise
+_ORDERS = {s: "NESWNES"["NESW".index(s):"NESW".index(s) + 4] for s in "NESW"}
+# for each order of a play section's columns, and each leader: the seats in the order they play, each with
+# its column
+_PLANS = {cols: {lead: tuple((s, cols.index(s)) for s in _ORDERS[lead]) for lead in "NESW"}
+          for cols in _ORDERS.values()}
+# the same, each column as where its card begins in a usual line of four ("SA HK D2 C9")
+_SLICES = {cols: {lead: tuple((s, 3 * o) for s, o in plan) for lead, plan in plans.items()}
+           for cols, plans in _PLANS.items()}
 
 
 @dataclass(slots=True)
@@ -130,7 +107,7 @@ class TableAdapter:
 
     @property
     def phase(self) -> str:
-        return self.table.phase.value
+        return self.table.phase  # a Phase: a str, "play" and the rest
 
     @property
     def variant(self) -> str:
@@ -201,11 +178,6 @@ class TableAdapter:
     def pending_ruling(self) -> Ruling | None:
         return self.table.pending_ruling
 
-    def tricks_won(self) -> int:
-        """The tricks the declarer's side has won."""
-        d = self.table.declarer
-        return sum(1 for t in self.table.tricks if t.winner.side is d.side) if d is not None else 0
-
     # ------------------------------------------------------------- acts
 
     def _noted(self, ans: Answer, ref: str | None) -> Answer:
@@ -224,6 +196,78 @@ class TableAdapter:
         if ans.ruling is not None:
             self._notes.append(_Note(ref))
         return ans
+
+    def play_plain(self, order: str, j: int, cards: list[Any], base: dict[str, int], refs: tuple[str, ...]
+                   ) -> tuple[int, Answer | InputError] | None:
+        """A row of the record's plain cards (``(card, ...)`` entries), played in ``order`` from its ``j``-th
+        seat, each seat's card at ``cards[base[seat]]`` (its reference ``refs[base[seat] + 1]``), until the
+        table rules on one or refuses it: then its place in ``order`` and the table's answer (or error)."""
+        play = self.table.play
+        for jj in range(j, len(order)):
+            s = order[jj]
+            i = base[s]
+            try:
+                ans = play(s, cards[i][0])
+            except InputError as e:
+                return jj, e
+            if ans.ruling is not None:
+                self._notes.append(_Note(refs[i + 1]))
+                return jj, ans
+        return None
+
+    def play_rows(self, cards: list[Any], k: int, columns: str, refs: tuple[str, ...]
+                  ) -> tuple[int, str | None, int, Answer | InputError | None]:
+        """The record's rows of four plain cards (``(card, ...)`` entries) from ``cards[k]``, in the play
+        section's ``columns``, each trick played from its leader: played while the rows are plain and the
+        table rules on nothing. Returns where it stopped: the row; and — where the table ruled on a card or
+        refused it — the row's order of play, the card's place in it and the table's answer (or error): the
+        rest of that row is the caller's (:meth:`play_plain`)."""
+        table = self.table
+        play = table.play
+        plans = _PLANS[columns]
+        n = len(cards) - 3
+        if table.turn is None or table.current_trick:
+            return k, None, 0, None
+        while k < n and type(cards[k]) is tuple and type(cards[k + 1]) is tuple and type(cards[k + 2]) is tuple \
+                and type(cards[k + 3]) is tuple and table.phase == "play":
+            # a trick begins: its leader (the last trick's winner) leads, each seat's card in its column
+            lead = table.leader
+            for s, o in plans[lead]:  # type: ignore[index]
+                try:
+                    ans = play(s, cards[k + o][0])
+                except InputError as e:
+                    return k, _ORDERS[lead], _ORDERS[lead].index(s), e  # type: ignore[index]
+                if ans.ruling is not None:
+                    self._notes.append(_Note(refs[k + o + 1]))
+                    return k, _ORDERS[lead], _ORDERS[lead].index(s), ans  # type: ignore[index]
+            k += 4
+        return k, None, 0, None
+
+    def play_lines(self, lines: list[str], columns: str, refs: tuple[str, ...]
+                   ) -> tuple[int, str | None, int, Answer | InputError | None]:
+        """The play section's usual lines (four plain cards one space apart, in ``columns``), each trick played
+        from its leader: played while the table rules on nothing. Returns where it stopped as
+        :meth:`play_rows` does, the row counted in lines."""
+        table = self.table
+        play = table.play
+        plans = _SLICES[columns]
+        if table.turn is None or table.current_trick:
+            return 0, None, 0, None
+        r = 0
+        for ln in lines:
+            if table.phase != "play":
+                break
+            lead = table.leader
+            for s, a in plans[lead]:  # type: ignore[index]
+                try:
+                    ans = play(s, ln[a:a + 2])
+                except InputError as e:
+                    return r, _ORDERS[lead], _ORDERS[lead].index(s), e  # type: ignore[index]
+                if ans.ruling is not None:
+                    self._notes.append(_Note(refs[4 * r + a // 3 + 1]))
+                    return r, _ORDERS[lead], _ORDERS[lead].index(s), ans  # type: ignore[index]
+            r += 1
+        return r, None, 0, None
 
     def expose(self, seat: str, card: str, ref: str | None = None) -> Answer:
         return self._noted(self.table.expose(seat, card), ref)
@@ -260,7 +304,7 @@ class TableAdapter:
         """Every ruling made, in order: the table's history of it with the record's notes."""
         if not self._notes:
             return []
-        records = rulings_of(self.table.history)
+        records = self.table.rulings()
         assert len(records) == len(self._notes), (records, self._notes)
         out = []
         for rec, note in zip(records, self._notes):

@@ -16,9 +16,9 @@ change only what differs.
 from __future__ import annotations
 
 from .core import Answer, Outcome, PlayedTrick, Table, find_variant
-from .state import CallRecord, HistoryEntry, Obligation, Phase, Revoke
+from .state import CallRecord, HistoryEntry, Obligation, Phase, Revoke, RulingRecord
 from .straight import StraightBridgeTable
 from .threehand import ThreeHandTable
 
 __all__ = ["Table", "Answer", "Outcome", "PlayedTrick", "Phase", "CallRecord", "HistoryEntry", "Obligation",
-           "Revoke", "StraightBridgeTable", "ThreeHandTable", "find_variant"]
+           "Revoke", "RulingRecord", "StraightBridgeTable", "ThreeHandTable", "find_variant"]

@@ -27,12 +27,18 @@ from .model import Rules, rules_of
 from .persist import Persistence
 from .play import Play
 from .rulings import rule_cached, shown_facts
-from .state import OVER, CallRecord, HistoryEntry, Obligation, Pending, Phase, Revoke, TableState, entry_of, legacy_view
+from .state import (
+    OVER, CallRecord, HistoryEntry, Obligation, Pending, Phase, Revoke, RulingRecord, TableState, entry_of, legacy_view,
+    rulings_of,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..scoring import Contract, Score
 
 __all__ = ["Table", "Answer", "Outcome", "PlayedTrick", "find_variant", "DETECTED"]
+
+_PHASES = {p.value: p for p in Phase}
+_CONTRACTS: dict[tuple[str, str], tuple[Code, "Contract"]] = {}  # (code, contract text) -> its Contract
 
 
 def find_variant(code: Code) -> type["Table"]:
@@ -113,6 +119,7 @@ class Table(Auction, Play, Persistence):
             self._st.hands = _hands_of(deal)
         self._legacy: tuple[Any, ...] | None = None
         self._tc: tuple[str | None, str | None] = (None, None)  # (contract, its trump), remembered
+        self._contract: tuple[str, Contract] | None = None   # (contract text, the Contract), remembered
         self._setup()
         if history is not None:
             self._replay(history, "history")
@@ -150,7 +157,7 @@ class Table(Auction, Play, Persistence):
 
     @property
     def phase(self) -> Phase:
-        return Phase(self._st.phase)
+        return _PHASES[self._st.phase]
 
     @property
     def turn(self) -> Seat | None:
@@ -188,9 +195,17 @@ class Table(Auction, Play, Persistence):
         text = self._contract_text()
         if text is None:
             return None
-        from ..scoring import parse_contract
+        hit = self._contract
+        if hit is None or hit[0] != text:
+            known = _CONTRACTS.get((self.code.id, text))
+            if known is None or known[0] is not self.code:
+                from ..scoring import parse_contract
 
-        return parse_contract(self.code, text)
+                known = (self.code, parse_contract(self.code, text))
+                if len(_CONTRACTS) < 4096:
+                    _CONTRACTS[(self.code.id, text)] = known
+            hit = self._contract = (text, known[1])
+        return hit[1]
 
     @property
     def declarer(self) -> Seat | None:
@@ -272,6 +287,11 @@ class Table(Auction, Play, Persistence):
         """Every action in order, as made (the irregular ones included), with what the table made of it: each
         ruling, and each remedy chosen and by whom (``docs/table.md``)."""
         return tuple(entry_of(h) for h in self._st.history)
+
+    def rulings(self) -> list[RulingRecord]:
+        """Every ruling made, as :attr:`history` tells it: the entry that raised it, the facts answered, and the
+        ``apply`` that carried it out (and who chose the remedy), in order."""
+        return rulings_of(self._st.history)
 
     @property
     def pending_ruling(self) -> Ruling | None:

@@ -68,7 +68,7 @@ class Persistence:
     def copy(self) -> "Table":
         """An independent copy of the table (state and history)."""
         t = object.__new__(type(self))
-        t.code, t.rules, t._legacy, t._tc = self.code, self.rules, None, (None, None)
+        t.code, t.rules, t._legacy, t._tc, t._contract = self.code, self.rules, None, (None, None), None
         t._st = self._st.copy()
         return t
 
@@ -77,7 +77,7 @@ class Persistence:
         st = self._st
         fresh = type(self)(self.code, st.dealer, st.deal, st.detect)
         fresh._replay(entries, "history", verify=False)
-        self._st, self._legacy, self._tc = fresh._st, None, (None, None)
+        self._st, self._legacy, self._tc, self._contract = fresh._st, None, (None, None), None
 
     def _restore(self) -> None:
         self._rebuild(list(self._st.history))

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 __all__ = [
     "SCHEMA_ID", "VERSION", "Phase", "OVER", "ACTION_ARGS", "entry_of", "CallRecord", "Trick", "Obligation", "Revoke", "PenaltyScore",
-    "RecordedEffect", "NoDouble", "Doubling", "Pending", "HistoryEntry", "TableState",
+    "RecordedEffect", "NoDouble", "Doubling", "Pending", "HistoryEntry", "TableState", "RulingRecord", "rulings_of",
 ]
 
 SCHEMA_ID = "bridgelaw-table-state"
@@ -310,6 +310,44 @@ class HistoryEntry:
 
     def __repr__(self) -> str:
         return f"HistoryEntry({self.to_dict()!r})"
+
+
+@dataclass(slots=True)
+class RulingRecord:
+    """One ruling as the history tells it (``Table.rulings()``): the entry that raised it — an irregular
+    action, an action that made a ruling due, or a remedy that made another due — its index in the history,
+    the irregularity and offender, the facts answered, and the ``apply`` entry that carried it out (None while
+    it waits)."""
+
+    raised: int
+    kind: str
+    offender: str | None
+    facts: dict[str, Any] = field(default_factory=dict)
+    applied: HistoryEntry | None = None
+
+
+def rulings_of(history: list[Any]) -> list[RulingRecord]:
+    """The rulings of a history (its entries, or the table's own list, where a legal call or card is a plain
+    tuple and rules nothing), in the order they were made."""
+    out: list[RulingRecord] = []
+    open_: RulingRecord | None = None
+    for i, e in enumerate(history):
+        if type(e) is tuple:
+            continue
+        if e.action == "answer":
+            if open_ is not None:
+                open_.facts.update(e.args.get("facts") or {})
+        elif e.action == "apply":
+            if open_ is not None:
+                open_.applied, open_.kind, open_.offender = e, e.irregularity or open_.kind, e.offender
+            open_ = None
+            if e.due:
+                open_ = RulingRecord(i, e.due, None)
+                out.append(open_)
+        elif e.irregularity is not None:
+            open_ = RulingRecord(i, e.irregularity, e.offender)
+            out.append(open_)
+    return out
 
 
 @dataclass(slots=True)
