@@ -170,6 +170,12 @@ def main() -> None:
         Path(path).write_text("\n".join(texts), encoding="latin-1")
         assert sum(1 for g in iter_games(open(path, "rb")) if not hasattr(g, "error")) == n
         replay_serial(path)  # warm: codes loaded, caches filled
+        # what is timed is a replay that rules as the table did: every board scored, with the table's score
+        got = [r for r in run(boards([path], CODE))]
+        assert [r.status for r in got] == ["scored"] * n, [r.reason for r in got if r.status != "scored"][:3]
+        for r, rec in zip(got, records):
+            t = Table(CODE, rec["dealer"], rec["deal"], history=rec["history"])
+            assert r.score == {k: v["total"] for k, v in t.score().totals().items()}, (r.board, r.score)
         base = serial = float("inf")
         for _ in range(5):  # interleaved, best of five each: the machine is shared
             base = min(base, baseline(records))

@@ -532,6 +532,43 @@ def test_a_fourth_hand_revoke_is_established_only_when_a_card_is_played_to_the_n
         t2.correct_revoke("S")
 
 
+def test_the_table_says_which_revoke_a_ruling_is_about_and_tells_its_rulings_from_its_history():
+    t = _one_no_trump_by_south()
+    t.play("W", "S4")
+    t.play("N", "S3")
+    t.play("E", "H2")  # E holds spades
+    assert t.pending_revoke is None
+    t.correct_revoke("E")
+    assert t.pending_revoke == Revoke("E", 1, False)  # being corrected in time
+    t.apply("exposed", card="SA")
+    t.play("S", "S5")
+    t.play(t.turn, t.legal_cards()[0])
+    records = t.rulings()
+    assert [(r.kind, r.offender, r.applied.remedy, r.applied.seat) for r in records] == [("revoke", "E", "exposed", "S")]
+    assert t.history[records[0].raised].action == "correct_revoke"
+    t2 = _one_no_trump_by_south()
+    for seat, card in [("W", "S4"), ("N", "S3"), ("E", "H2"), ("S", "S5")]:
+        t2.play(seat, card)
+    t2.play(t2.turn, t2.legal_cards()[0])  # established
+    assert t2.pending_revoke == Revoke("E", 1, True)
+    t2.answer(after_next_cut=True)  # claimed only after the next cut: law 88, no penalty
+    t2.apply()
+    assert t2.revokes == (Revoke("E", 1, True, None, False),) and t2.pending_revoke is None
+    assert [(r.kind, r.facts, r.applied.remedy) for r in t2.rulings()] == [("revoke", {"after_next_cut": True}, "effects")]
+
+
+def test_a_deal_whose_play_stopped_is_scored_with_the_tricks_stated_where_the_play_leaves_room():
+    t = _one_no_trump_by_south()
+    for _ in range(8):  # two tricks
+        t.play(t.turn, t.legal_cards()[0])
+    won = sum(1 for x in t.tricks if x.winner.side.value == "NS")
+    assert t.result(tricks=7)["tricks"] == 7 and t.score(tricks=7).entries
+    with pytest.raises(bridgelaw.InputError, match=f"won {won} and lost {2 - won} of the tricks played"):
+        t.result(tricks=13 - (2 - won) + 1)  # one more than the tricks not yet lost
+    with pytest.raises(bridgelaw.errors.OutOfTurnError):
+        Table("wcny-1913", "S", DEAL).result(tricks=7)  # no contract is being played
+
+
 def test_quitting_the_trick_establishes_its_revoke():
     t = _one_no_trump_by_south()
     for seat, card in [("W", "S4"), ("N", "S3"), ("E", "H2"), ("S", "S5")]:
@@ -828,8 +865,10 @@ def test_a_pass_out_of_turn_holds_the_passer_until_the_declaration_is_overbid_or
     t.apply()
     t.call("W", "P")
     assert t.legal_calls() == ["P"]
-    with pytest.raises(bridgelaw.InputError, match="re-enter the bidding only"):
-        t.call("N", "2H")
+    before = t.to_json()
+    with pytest.raises(bridgelaw.errors.IllegalActionError, match="re-enter the bidding only"):
+        t.call("N", "2H")  # in turn, but held by law 49: refused, and nothing moves
+    assert t.to_json() == before
     t.call("N", "P")
     t.call("E", "2C")  # the heart overbid: North is free again when his turn comes
     assert t.bars == {} and t.turn.value == "S"
