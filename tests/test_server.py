@@ -731,8 +731,9 @@ FUZZ = dict(max_examples=int(os.environ.get("BRIDGELAW_FUZZ_EXAMPLES", "25")), d
 
 # Bodies whose schemas cannot state everything the engine checks (an offence_at past the auction's end, a
 # "insufficient" bid that is sufficient, a choice that is not one of the ruling's options, a score sheet's
-# cross-field rules): a schema-valid body may still be refused by the engine, with a 422 naming the field.
-SEMANTIC = {"POST /rule", "POST /log", "POST /score", "POST /auction"}
+# cross-field rules, interview answers that contradict one another): a schema-valid body may still be refused by
+# the engine, with a 422 naming the field.
+SEMANTIC = {"POST /rule", "POST /log", "POST /score", "POST /auction", "POST /interview"}
 
 
 @positive.parametrize()

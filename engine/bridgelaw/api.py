@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Sequence
+import re
+from typing import Any, Callable, Sequence
 
 from .errors import InputError, UnknownCodeError, did_you_mean
 
 __all__ = [
-    "NotFoundError", "codes", "code_detail", "find_law", "law_dict", "law", "search", "kinds", "ruling_dict", "rule",
-    "score", "auction", "auction_run", "diff", "casebook",
+    "NotFoundError", "check_code", "codes", "code_detail", "find_law", "law_range", "law_dict", "law", "search", "kinds", "ruling_dict", "rule",
+    "score", "auction", "auction_run", "diff", "casebook", "interview",
 ]
 
 
@@ -25,15 +26,23 @@ class NotFoundError(InputError):
     """The thing asked for (a code, a law) does not exist."""
 
 
-def _code(code_id: Any, field: str = "code") -> Any:
-    """Load a code by an id checked against the loaded codes' ids (nothing else reaches the file system)."""
-    from .loader import code_ids, load_code
+def check_code(code_id: Any, field: str = "code") -> str:
+    """A code id checked against the codes there are (:class:`UnknownCodeError` naming ``field``, with the ids
+    and "did you mean")."""
+    from .loader import code_ids
 
     ids = code_ids()
     if not isinstance(code_id, str) or code_id not in ids:
-        raise UnknownCodeError(field, f"unknown code {code_id!r}; codes are {', '.join(ids)}"
-                               + did_you_mean(str(code_id), ids))
-    return load_code(code_id)
+        raise UnknownCodeError(field, f"unknown code {code_id!r}{did_you_mean(str(code_id), ids)}; codes are "
+                               f"{', '.join(ids)}")
+    return code_id
+
+
+def _code(code_id: Any, field: str = "code") -> Any:
+    """Load a code by an id checked against the loaded codes' ids (nothing else reaches the file system)."""
+    from .loader import load_code
+
+    return load_code(check_code(code_id, field))
 
 
 def codes() -> list[dict[str, Any]]:
@@ -61,9 +70,10 @@ def code_detail(code_id: str) -> dict[str, Any]:
                       for lw in code.laws]}
 
 
-def find_law(code: Any, number: str) -> Any:
+def find_law(code: Any, number: str, field: str = "n") -> Any:
     """The law ``number`` of a loaded code, as ``bridgelaw law`` finds it (a number past the last law of a
-    code whose tail is missing gives that missing law)."""
+    code whose tail is missing gives that missing law); :class:`NotFoundError` naming ``field``, with the
+    code's range, if it has none."""
     law = code.law(number)
     if law is None and number.isdigit() is False and code.law(number.upper()):
         law = code.law(number.upper())
@@ -71,13 +81,25 @@ def find_law(code: Any, number: str) -> Any:
         return law
     nums = [lw.number for lw in code.laws]
     if number in code.omitted:
-        raise NotFoundError("N", f"law {number} of {code.extends} is omitted from {code.id}")
+        raise NotFoundError(field, f"law {number} of {code.extends} is omitted from {code.id}")
     last_missing = [lw for lw in code.laws if lw.missing]
     if last_missing and number.isdigit() and last_missing[-1].number.isdigit() \
             and int(number) >= int(last_missing[-1].number):
         return last_missing[-1]
-    raise NotFoundError("N", f"{code.id} has no law {number!r}{did_you_mean(number, nums)}; "
-                        f"its laws run {nums[0]} … {nums[-1]}")
+    raise NotFoundError(field, f"{code.id} has no law {number!r}{did_you_mean(number, nums)}; "
+                        f"its laws run {law_range(nums)}")
+
+
+def law_range(numbers: Sequence[str]) -> str:
+    """A code's law numbers as ranges, a range for each series in the order printed: ``1 … 97, E1 … E12``."""
+    series: list[list[str]] = []
+    for n in numbers:
+        prefix = re.match(r"[A-Za-z]*(?=\d)", n)
+        key = prefix.group(0) if prefix else "letters"
+        if not series or series[-1][0] != key:
+            series.append([key])
+        series[-1].append(n)
+    return ", ".join(s[1] if len(s) == 2 else f"{s[1]} … {s[-1]}" for s in series)
 
 
 def law_dict(code: Any, law: Any) -> dict[str, Any]:
@@ -160,10 +182,11 @@ def _fact_dict(f: Any) -> dict[str, Any]:
 def kinds() -> dict[str, Any]:
     """``bridgelaw kinds --json``: the facts every kind may use, and every kind with its facts."""
     from .loader import load_kinds
+    from .wording import kind_name
 
     common, all_kinds = load_kinds()
     return {"common": {n: _fact_dict(f) for n, f in common.items()},
-            "kinds": {k.id: {"phase": k.phase, "summary": k.summary,
+            "kinds": {k.id: {"name": kind_name(k.id), "phase": k.phase, "summary": k.summary,
                              "facts": {n: _fact_dict(f) for n, f in k.facts.items()}}
                       for k in all_kinds.values()}}
 
@@ -196,8 +219,10 @@ def score(result: Any) -> dict[str, Any]:
     return _score(unwrap(result, "result", "code")).to_dict()
 
 
-def auction_run(code_id: str, dealer: str, calls: Sequence[Any]) -> tuple[dict[str, Any], Any, Any]:
-    """Run an auction call by call; stop at the first irregularity, which is ruled.
+def auction_run(code_id: str, dealer: str, calls: Sequence[Any],
+                call_field: Callable[[int], str] = lambda i: f"calls[{i}]") -> tuple[dict[str, Any], Any, Any]:
+    """Run an auction call by call; stop at the first irregularity, which is ruled. A call refused is named by
+    ``call_field(i)`` (``calls[1]`` over HTTP, ``CALL 2`` on the command line).
 
     Returns ``bridgelaw auction --json``'s document, the ruling (or None) and the table."""
     from .table import Table
@@ -209,12 +234,15 @@ def auction_run(code_id: str, dealer: str, calls: Sequence[Any]) -> tuple[dict[s
     ruling = None
     for i, item in enumerate(calls):
         if not isinstance(item, str):
-            raise InputError(f"calls[{i}]", f"expected a call such as 1S, P, X or N:1S; got {item!r}")
+            raise InputError(call_field(i), f"expected a call such as 1S, P, X or N:1S; got {item!r}")
         seat_text, _, call = item.rpartition(":")
         if t.phase != "auction":
-            raise InputError(f"CALL {i + 1}", f"{item!r}: the auction is already over")
+            raise InputError(call_field(i), f"{item!r}: the auction is already over")
         seat = seat_text or (t.turn.value if t.turn is not None else "")
-        a = t.call(seat, call)
+        try:
+            a = t.call(seat, call)
+        except InputError as e:  # the call (or its seat) refused: named as the caller gave it
+            raise type(e)(call_field(i), e.message) from None
         ev: dict[str, Any] = {"seat": seat, "call": call.upper(), "legal": a.legal}
         if not a.legal:
             assert a.ruling is not None
@@ -297,3 +325,35 @@ def _mtime(path: Any) -> int:
 def _plain(v: Any) -> Any:
     """YAML data as JSON data (dates and the like as strings)."""
     return json.loads(json.dumps(v, default=str))
+
+
+def interview(request: Any) -> dict[str, Any]:
+    """``POST /interview``: one round of the referee's interview (:mod:`bridgelaw.interview`, the flow of
+    ``bridgelaw ask``). The request is ``{answers, answer, key}`` (``schema/interview.schema.json``): the answers so
+    far, and the answer typed to the step asked, or to ``key`` (an earlier answer changed: the interview resumes
+    from there), or ``key`` alone (that answer taken back, with those after it). The reply has the answers as they
+    now stand, every answer in the order asked with its question and its words, and either the step to ask now
+    (asked again with its ``problem`` after a bad answer: that is the flow, not an error) or, when nothing more is
+    asked, the incident the answers make and its ruling with its words (as ``POST /rule`` gives it). A request
+    that cannot be answered (answers that do not hold, a key never asked) is an :class:`InputError` naming the field."""
+    from .interview import Interview
+
+    if not isinstance(request, dict):
+        raise InputError("body", "expected an object: {answers, answer, key}")
+    for k in request:
+        if k not in ("answers", "answer", "key"):
+            raise InputError(str(k), "unknown field; fields are answers, answer, key")
+    for name in ("answer", "key"):
+        if request.get(name) is not None and not isinstance(request[name], str):
+            raise InputError(name, f"expected text, got {request[name]!r}")
+    answers = request.get("answers")
+    try:
+        iv = Interview.from_dict({} if answers is None else answers)
+    except InputError as e:
+        raise InputError(e.field if e.field.startswith("answers") else f"answers.{e.field}", e.message) from None
+    step = iv.take(request.get("answer"), request.get("key"))
+    if step is not None:
+        return {"answers": iv.to_dict(), "asked": [a.to_dict() for a in iv.asked()], "step": step.to_dict(),
+                "incident": None, "ruling": None}
+    return {"answers": iv.to_dict(), "asked": [a.to_dict() for a in iv.asked()], "step": None,
+            "incident": iv.incident(), "ruling": ruling_dict(iv.ruling())}

@@ -114,10 +114,10 @@ def compare(ruling: Any, expect: Mapping[str, Any]) -> list[str]:
         if got["effects"] != list(expect["effects"]):
             diffs.append(f"effects: expected {expect['effects']}, got {got['effects']}")
     if "options" in expect:
-        opts = [{"id": o["id"], "chooser": o["chooser"], "law": o["law"], "effects": o["effects"]}
-                for o in got["options"]]
-        want = [{"id": o["id"], "chooser": o["chooser"], "law": str(o["law"]), "effects": o["effects"]}
-                for o in expect["options"]]
+        opts = [{"id": o["id"], "chooser": o["chooser"], "law": o["law"], "effects": o["effects"],
+                 **({"awaits": o["awaits"]} if o.get("awaits") else {})} for o in got["options"]]
+        want = [{"id": o["id"], "chooser": o["chooser"], "law": str(o["law"]), "effects": o["effects"],
+                 **({"awaits": list(o["awaits"])} if o.get("awaits") else {})} for o in expect["options"]]
         if opts != want:
             diffs.append(f"options: expected {want}, got {opts}")
     if "questions" in expect:

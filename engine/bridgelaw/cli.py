@@ -2,6 +2,12 @@
 
 Exit status: 0 success; 1 ``check`` found problems; 2 bad input (one line
 naming the field, or ``path:line:col`` with a caret line).
+
+Every verb takes ``--json`` (its output as JSON, and nothing else on standard
+output). A refusal names the argument as the user typed it: a positional
+argument by its name in the usage line (``CODE``, ``NUMBER``, ``TOPIC``), an
+option by its flag (``--code``); codes, topics and seats are checked as the
+arguments are read (:data:`CHECKED`).
 """
 
 from __future__ import annotations
@@ -62,6 +68,7 @@ def coverage_rows() -> list[dict[str, Any]]:
     from .loader import code_ids, load_code
     from .referee import rule
     from .resources import rulings_dir
+    from .sentences import coverage
 
     root = rulings_dir()
     cases = load_cases(root) if root else []
@@ -78,6 +85,7 @@ def coverage_rows() -> list[dict[str, Any]]:
             "provisions": len(own), "rulings": len(mine), "scores": len([c for c in scores
                                                                          if c.incident.get("code") == cid]),
             "without_ruling": [p.full_id for p in own if p.full_id not in covered],
+            "sentences": coverage(cid).to_dict(),
         })
     return rows
 
@@ -96,6 +104,7 @@ def cmd_codes(args: argparse.Namespace) -> int:
         for r in rows:
             for pid in r["without_ruling"]:
                 print(f"  no ruling: {pid}")
+        _print_sentence_coverage([r["sentences"] for r in rows])
         return 0
 
     rows = api.codes()
@@ -109,12 +118,27 @@ def cmd_codes(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_sentence_coverage(rows: list[dict[str, Any]]) -> None:
+    """The sentence account per code: sentences by tag, remedy-bearing ones, and what nothing accounts for."""
+    tags = list(rows[0]["tags"]) if rows else []
+    print(f"\n{'sentences':<22}{'all':>6}{'remedy':>8}" + "".join(f"{t:>{max(len(t) + 1, 6)}}" for t in tags)
+          + f"{'unaccounted':>13}")
+    for r in rows:
+        print(f"{r['code']:<22}{r['sentences']:>6}{r['remedy_bearing']:>8}"
+              + "".join(f"{r['tags'][t]:>{max(len(t) + 1, 6)}}" for t in tags) + f"{len(r['unaccounted']):>13}")
+    for r in rows:
+        for f in r["unaccounted"]:
+            print(f"  unaccounted: {f['at']}: law {f['law']}: {f['message']}")
+        for f in r["problems"]:
+            print(f"  problem: {f['at']}: law {f['law']}: {f['message']}")
+
+
 def cmd_law(args: argparse.Namespace) -> int:
     from .loader import load_code
 
     code = load_code(args.code)
     number = args.number
-    law = api.find_law(code, number)
+    law = api.find_law(code, number, "NUMBER")
     if args.json:
         data = api.law_dict(code, law)
         if args.variants:
@@ -307,6 +331,8 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    if args.against:
+        return _audit_against(args)
     from .compare import audit
     from .report import render
 
@@ -314,10 +340,39 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _audit_against(args: argparse.Namespace) -> int:
+    """``audit CODE --against OTHER``: the consistency audit of two codes of one game (exit 1: unsettled suspects)."""
+    from .consistency import audit_against
+
+    rep = audit_against(args.code, args.against, args.kind)
+    if args.json:
+        print(json.dumps(rep.to_dict(), indent=2, ensure_ascii=False))
+        return 1 if rep.unsettled else 0
+    print(f"consistency audit of {rep.a} against {rep.b}: {rep.incidents} incidents ruled under both, "
+          f"{len(rep.suspects)} suspect(s), {len(rep.unsettled)} unsettled")
+    for x in rep.suspects:
+        what = ("rule differently, though their laws read the same" if x.suspect == "different-ruling"
+                else "rule alike, though a law changed in substance")
+        status = (f"settled ({x.settlement.verdict}, laws/consistency.yaml:{x.settlement.line}): {x.settlement.why}"
+                  if x.settlement else "UNSETTLED: read the laws, then fix the data or record why in "
+                                      "laws/consistency.yaml")
+        print(f"\n{x.kind}: the codes {what} ({x.count} incident(s)); e.g. {json.dumps(dict(x.example))}")
+        print(f"  {rep.a}: {x.a_does}")
+        print(f"  {rep.b}: {x.b_does}")
+        for p, q in x.pairs:
+            for side, ref in ((rep.a, p), (rep.b, q)):
+                law = ref.law_ref.split("/", 1)[1]
+                print(f"  {side} law {law}: " + (ref.text if ref.index >= 0 else "(no sentence answers it)"))
+        if x.suspect == "same-ruling" and (x.differs[0] or x.differs[1]):
+            print(f"  differs in: {', '.join(x.differs[0]) or '-'} / {', '.join(x.differs[1]) or '-'}")
+        print(f"  {status}")
+    return 1 if rep.unsettled else 0
+
+
 def cmd_auction(args: argparse.Namespace) -> int:
     from .wording import kind_name
 
-    out, ruling, table = api.auction_run(args.code, args.dealer, args.calls)
+    out, ruling, table = api.auction_run(args.code, args.dealer, args.calls, lambda i: f"CALL {i + 1}")
     events = out["calls"]
     if args.json:
         print(json.dumps(out, indent=2, ensure_ascii=False))
@@ -520,7 +575,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     iv = Interview()
     if args.code:
-        iv.give(args.code, "code")
+        iv.give(args.code, "code")  # read by _ask_code, as the interview reads it
     for _ in range(200):  # each pass answers one step or explains a bad answer; the interview is finite
         step = iv.step()
         if step is None:
@@ -528,7 +583,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         show(step)
         line = sys.stdin.readline()
         if not line:
-            raise InputError("ask", "the answers ended before the ruling was complete")
+            raise InputError("stdin", "the answers ended before the ruling was complete")
         try:
             iv.give(line.rstrip("\n"))
         except InputError as e:
@@ -558,7 +613,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError) as e:
             raise InputError("--token-file", f"{args.token_file}: cannot read the token: "
                                              f"{getattr(e, 'strerror', None) or e}") from None
-    serve(args.host, args.port, args.log, args.quiet, token, args.allow_remote, tuple(args.allow_host or ()))
+    def ready(server: Any) -> None:  # --json: one JSON line once the desk listens
+        print(json.dumps({"url": server.url, "host": server.host, "port": server.server_address[1],
+                          "log": str(server.log.path)}), flush=True)
+
+    serve(args.host, args.port, args.log, args.quiet, token, args.allow_remote, tuple(args.allow_host or ()),
+          ready=ready if args.json else None)
     return 0
 
 
@@ -611,6 +671,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .check import run_check
 
     problems, summary = run_check()
+    if args.json:
+        print(json.dumps({"ok": not problems, "summary": summary, "problems": problems}, indent=2,
+                         ensure_ascii=False))
+        return 1 if problems else 0
     for p in problems:
         print(p, file=sys.stderr)
     print(summary)
@@ -634,6 +698,61 @@ def _jobs(text: str) -> int:
     return n
 
 
+def _code_arg(name: str) -> Callable[[str], str]:
+    def code(text: str) -> str:
+        return api.check_code(text, name)
+    return code
+
+
+def _topic_arg(name: str) -> Callable[[str], str]:
+    def topic(text: str) -> str:
+        from .editions import check_topic
+
+        check_topic(text, name)
+        return text
+    return topic
+
+
+def _seat_arg(name: str) -> Callable[[str], str]:
+    def seat(text: str) -> str:
+        from .values import Seat
+
+        return Seat.parse(text, name).value
+    return seat
+
+
+def _ask_code(text: str) -> str:
+    """``ask CODE``: a code as the interview takes it (its id, its number in the menu, its year)."""
+    from .interview import Interview
+
+    try:
+        return Interview()._parse_code(text)
+    except InputError as e:
+        raise InputError("CODE", e.message) from None
+
+
+#: Arguments checked as they are read, by their ``dest``, whatever the verb: each refused naming the argument as
+#: typed (``CODE``, ``--code``). An argument with a ``type`` of its own keeps it.
+CHECKED: dict[str, Callable[[str], Callable[[str], str]]] = {
+    "code": _code_arg, "a": _code_arg, "b": _code_arg, "against": _code_arg, "topic": _topic_arg,
+    "dealer": _seat_arg}
+
+
+def _name_arguments(parser: argparse.ArgumentParser) -> None:
+    """Positional arguments named in capitals in the usage line, as refusals name them; :data:`CHECKED`
+    arguments given their checks."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sp in action.choices.values():
+                _name_arguments(sp)
+            continue
+        if not action.option_strings and action.metavar is None:
+            action.metavar = action.dest.upper()
+        shown = max(action.option_strings, key=len) if action.option_strings else str(action.metavar)
+        if action.dest in CHECKED and action.type is None:
+            action.type = CHECKED[action.dest](shown)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -648,7 +767,8 @@ def build_parser() -> argparse.ArgumentParser:
         return sp
 
     sp = add("codes", cmd_codes, "list the codes")
-    sp.add_argument("--coverage", action="store_true", help="laws, provisions and casebook rulings per code")
+    sp.add_argument("--coverage", action="store_true", help="laws, provisions and casebook rulings per code; "
+                                                            "the sentence account (every sentence tagged)")
     sp = add("law", cmd_law, "print one law of a code")
     sp.add_argument("code")
     sp.add_argument("number")
@@ -679,6 +799,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--format", choices=FORMATS, default="text")
     sp = add("audit", cmd_audit, "where a code is silent, and provisions that clash without precedence")
     sp.add_argument("code")
+    sp.add_argument("--against", metavar="OTHER", help="the consistency audit: rule generated incidents under "
+                    "both codes (one game) and report where the rulings and the laws' texts disagree")
+    sp.add_argument("--kind", action="append", help="with --against: only this kind (repeatable)")
     sp.add_argument("--format", choices=FORMATS, default="text")
     sp = add("auction", cmd_auction, "run an auction call by call (SEAT:CALL or CALL in rotation); rule on irregularities")
     sp.add_argument("--code", required=True)
@@ -695,7 +818,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     sp = add("ask", cmd_ask, "the referee's interview: what happened, who offended, the calls; then only the "
                              "questions the ruling still needs")
-    sp.add_argument("code", nargs="?")
+    sp.add_argument("code", nargs="?", type=_ask_code, help="the code (its id, its number or its year)")
     sp.add_argument("--incident", action="store_true", help="print the incident the answers make (for `rule`)")
     add("check", cmd_check, "load every code and the casebook; report errors at path:line:col")
     sp = add("serve", cmd_serve, "the referee's desk: the JSON API and the web page on localhost")
@@ -716,6 +839,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                   "~/.local/share/bridgelaw/rulings.sqlite3)")
     sp.add_argument("--csv", action="store_true", help="every entry as CSV, with the incident and ruling as JSON")
     sp.add_argument("--limit", type=int, metavar="N", help="only the last N rulings")
+    _name_arguments(p)
     return p
 
 
@@ -723,10 +847,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as e:  # argparse prints its own one-line usage error, exit 2
-        return int(e.code or 0)
-    try:
         return int(args.func(args))
+    except SystemExit as e:  # argparse prints its own usage error, exit 2
+        return int(e.code or 0)
     except BridgelawError as e:
         print(f"bridgelaw: {e}", file=sys.stderr)
         return 2

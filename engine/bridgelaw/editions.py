@@ -159,7 +159,8 @@ def _set_aside(d: CodeDiff) -> str:
             f"{d.spelling_source} (" + ", ".join(s for s, _ in d.summary.spellings) + ")")
 
 
-def check_topic(topic: str | None) -> None:
+def check_topic(topic: str | None, field: str = "topic") -> None:
+    """A topic checked against the taxonomy (an :class:`InputError` naming ``field``, with "did you mean")."""
     if topic is None:
         return
     from .loader import load_topics
@@ -167,8 +168,7 @@ def check_topic(topic: str | None) -> None:
 
     topics = load_topics(str(laws_dir()))
     if topic not in topics:
-        raise InputError("--topic", f"unknown topic {topic!r}{did_you_mean(topic, topics)}; topics are listed in "
-                         "laws/topics.yaml")
+        raise InputError(field, f"unknown topic {topic!r}{did_you_mean(topic, topics)}; `bridgelaw topics` lists them")
 
 
 def check_ignore(ignore: tuple[str, ...]) -> None:

@@ -295,6 +295,7 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
         kinds_ = load_kinds()[1]
         kind = kinds_[kind_id]
 
+    _derive_implied(kind_id, kind, f, notes)
     presumed = []
     for name, default in _defaults(kind):
         if name not in f:
@@ -312,6 +313,63 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
     if f.get("dealer") is not None:
         f.setdefault("eldest", f["dealer"].lho)
     return kind_id, Facts(f, code.bid_value, tuple(presumed)), notes
+
+
+# --------------------------------------------------------------------------
+# Facts the rest of the incident settles: derived, not asked
+
+
+def _derive_implied(kind_id: str, kind: Kind, f: dict[str, Any], notes: list[str]) -> None:
+    """Derive each fact that another fact of the incident determines, where it is not given; refuse a leader
+    named from the innocent side."""
+    for given, value, implied, implied_value, why, said in _IMPLIED:
+        if given not in kind.facts or implied not in kind.facts or f.get(given) is None:
+            continue
+        if not value(f[given]):
+            continue
+        want = implied_value(f[given]) if callable(implied_value) else implied_value
+        if implied in f and f[implied] is not None:
+            continue  # given: each code reads the fact its own law names (a table answers one over the other)
+        f[implied] = want
+        notes.append(said)
+    leader = f.get("next_leader")
+    offender = f.get("offender")
+    if "next_leader" in kind.facts and isinstance(leader, Seat) and isinstance(offender, Seat) \
+            and leader.side is not offender.side:
+        mates = " or ".join(s.value for s in Seat if s.side is offender.side)
+        raise InputError("facts.next_leader", f"{leader.value} is not of the offending side: the lead is called from "
+                         f"the player of the offender's side ({mates}) whose turn it is next to lead")
+
+
+# (given fact, when its value settles another, the fact settled, its value, why, and the note said in words) — each
+# read by the kinds that have both facts
+_IMPLIED: tuple[tuple[str, Any, str, Any, str, str], ...] = (
+    ("followed_by", lambda v: v != "nobody", "accepted", True,
+     "a lead is accepted when the next hand plays to it",
+     "A card had been played to the lead: the lead was accepted."),
+    ("followed_by", lambda v: v == "nobody", "accepted", False,
+     "a lead no card was played to was not accepted",
+     "No card had been played to the lead: it was not accepted."),
+    ("accepted", lambda v: v is False, "followed_by", "nobody",
+     "a lead not accepted has had no card played to it",
+     "The lead was not accepted: no card had been played to it."),
+    ("all_threw", lambda v: v is True, "threw_cards", True,
+     "when all four players throw their cards on the table, the offender threw his",
+     "All four players threw their cards on the table: the offender threw his."),
+    ("established", lambda v: v is True, "quitted", True,
+     "a revoke is established when its trick is turned and quitted or the next trick begun",
+     "The revoke is established: its trick is taken as turned and quitted."),
+    ("both_claimants_looked", lambda v: v is True, "claimant_looked", True,
+     "both players entitled to claim had looked at their cards",
+     "Both players entitled to claim had looked at their cards: the claimant had."),
+    ("claimant_looked", lambda v: v is False, "both_claimants_looked", False,
+     "neither the claimant nor his partner had looked at his cards",
+     "Neither the claimant nor his partner had looked at his cards."),
+)
+
+
+
+
 
 
 def _check_strains(code: Code, inc: Incident, f: Mapping[str, Any]) -> None:

@@ -12,20 +12,22 @@ sufficient bid?" when the calls are known.
 :class:`~bridgelaw.errors.InputError` saying what would be right, and the same step is asked again; an answer
 the ruling later finds inconsistent (an offender the auction contradicts) sends the interview back to that
 step with the engine's message. The answers are plain data (:meth:`to_dict`, :meth:`from_dict`), so a web page
-can keep them across rounds.
+can keep them across rounds: :meth:`Interview.take` is one round of the desk's ``POST /interview`` (an answer to the
+step asked, a change to an earlier answer, or a step taken back), and :meth:`Interview.asked` lists the answers in
+the order the interview asked for them, each with its question and its words.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from .errors import InputError
+from .errors import InputError, did_you_mean
 from .values import Call, Card, Seat
-from .wording import choice_words, kind_name
+from .wording import call_words, card_words, choice_words, kind_name, seat_words, side_words, suit_words
 
-__all__ = ["Interview", "Step", "Choice", "parse_card", "parse_seat", "parse_calls", "match_kind"]
+__all__ = ["Interview", "Step", "Choice", "Answer", "parse_card", "parse_seat", "parse_calls", "match_kind"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,22 @@ class Step:
         if self.problem:
             d["problem"] = self.problem
         return d
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer kept: what it fills (``key``), its value as the incident takes it, its words, and the step
+    that asked for it (None for a fact given with the answers that the interview did not ask for)."""
+
+    key: str
+    value: Any
+    words: str
+    question: str
+    step: Step | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "question": self.question, "answer": self.value, "words": self.words,
+                "step": self.step.to_dict() if self.step else None}
 
 
 # --------------------------------------------------------------------------
@@ -141,7 +159,7 @@ def parse_bool(text: str, key: str) -> bool:
 
 def parse_int(text: str, key: str, lo: int = 0, hi: int = 1000) -> int:
     t = text.strip()
-    if not re.fullmatch(r"\d{1,4}", t) or not lo <= int(t) <= hi:
+    if not re.fullmatch(r"[0-9]{1,4}", t) or not lo <= int(t) <= hi:
         raise InputError(key, f"{t!r}: answer a whole number from {lo} to {hi}")
     return int(t)
 
@@ -165,7 +183,7 @@ def match_kind(text: str, menu: tuple[Choice, ...]) -> list[Choice]:
     """The menu entries an answer may mean: its number, its words, or the best overlap of words typed
     with each kind's name and summary (``revoke``, ``lead out of turn``, ``bid out of turn``)."""
     t = text.strip()
-    if t.isdigit():
+    if re.fullmatch(r"[0-9]{1,4}", t):  # a number of the menu (ASCII digits: "¹" is a digit, not a number)
         return [c for c in menu if c.number == int(t)]
     low = t.lower().replace("_", " ")
     exact = [c for c in menu if c.value == t or c.words.lower() == low or c.value.replace("_", " ") == low]
@@ -194,10 +212,19 @@ def match_kind(text: str, menu: tuple[Choice, ...]) -> list[Choice]:
 #: Kinds whose offending call is in the auction record (its maker is derived).
 _CALL_IN_RECORD = frozenset({"insufficient_bid", "impossible_bid", "call_while_barred", "double_of_partner",
                              "redouble_of_partner_double", "extra_redouble"})
+#: An auction record ending with each kind's offending call (a step's example is an answer it takes: the
+#: interview's tests rule every kind of every code on its examples).
+_RECORD_EXAMPLES = {"insufficient_bid": "1H 1S", "impossible_bid": "7NT 7S", "call_while_barred": "1H 2C P 2H",
+                    "double_of_partner": "1H P X", "redouble_of_partner_double": "1H X P XX",
+                    "extra_redouble": "1H X XX P P XX"}
 #: Kinds whose record is the calls made in turn before the call out of turn.
 _CALLS_BEFORE = frozenset({"call_out_of_turn", "pass_out_of_turn", "double_out_of_turn"})
 _PHASES = ("deal", "auction", "play", "scoring")
 _TOP_SEATS = ("offender", "dealer", "declarer")
+_ASK = {"code": "Under which code?", "irregularity": "What happened?", "offender": "Who committed the irregularity?",
+        "dealer": "Who dealt?"}
+#: The answers an interview keeps, in the order it keeps them (Interview.to_dict).
+_KEPT = ("code", "irregularity", "offender", "dealer", "auction", "declarer", "facts")
 
 
 @dataclass
@@ -227,33 +254,183 @@ class Interview:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Interview":
-        """Answers kept by a client (the web page); every one is checked as if typed again."""
+        """Answers kept by a client (the web page); every one is checked as if typed again, in the order the
+        interview asks for them."""
+        return cls._replay(data)[0]
+
+    @classmethod
+    def _replay(cls, data: Mapping[str, Any]) -> tuple["Interview", list[Answer]]:
+        """The answers given again from the start: each as the interview asks for it (then any it did not ask
+        for, in the order kept); the interview, and the answers in that order."""
         if not isinstance(data, Mapping):
             raise InputError("answers", "expected a mapping of the answers so far")
-        known = ("code", "irregularity", "offender", "dealer", "auction", "declarer", "facts")
         for k in data:
-            if k not in known:
-                raise InputError(f"answers.{k}", f"not an answer the interview keeps; it keeps {', '.join(known)}")
-        iv = cls()
-        if data.get("code") is not None:
-            iv.give(str(data["code"]), "code")
-        if data.get("irregularity") is not None:
-            iv.give(str(data["irregularity"]), "irregularity")
-        for name in ("offender", "dealer", "declarer"):
-            if data.get(name) is not None:
-                iv.give(str(data[name]), name)
-        if data.get("auction") is not None:
-            a = data["auction"]
-            if not isinstance(a, list) or not all(isinstance(x, str) for x in a):
-                raise InputError("answers.auction", "expected a list of calls")
-            iv.give(" ".join(a), "auction")
+            if k not in _KEPT:
+                raise InputError(f"answers.{k}", f"not an answer the interview keeps; it keeps {', '.join(_KEPT)}")
         facts = data.get("facts") or {}
         if not isinstance(facts, Mapping):
             raise InputError("answers.facts", "expected a mapping of fact names to answers")
-        for k, v in facts.items():
-            iv.facts[str(k)] = v
+        pending: dict[str, Any] = {k: data[k] for k in _KEPT[:-1] if data.get(k) is not None}
+        pending.update((f"facts.{k}", v) for k, v in facts.items())
+        iv, answers = cls(), []
+        while pending:
+            step = iv.step()
+            key = step.key if step is not None and step.key in pending else next(iter(pending))
+            value = pending.pop(key)
+            iv._restore(key, value)
+            asked = step if step is not None and step.key == key else None
+            kept = iv._value(key)
+            answers.append(Answer(key, kept, iv._words(key, kept, asked),
+                                  asked.question if asked else iv._question(key), asked))
         iv._check()  # facts are checked by the referee's own parser
-        return iv
+        return iv, answers
+
+    def _restore(self, key: str, value: Any) -> None:
+        """An answer kept as the incident takes it (``W``, ``["1H", "P"]``, ``True``), given again."""
+        if key.startswith("facts."):
+            if self.irregularity is None:
+                raise InputError("answers.irregularity", f"the fact {key[6:]!r} needs the irregularity it is a fact of")
+            self.facts[key[6:]] = value
+            self._check()
+            return
+        if key == "auction":
+            if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+                raise InputError("answers.auction", "expected a list of calls, e.g. [\"1H\", \"P\"]")
+            for i, x in enumerate(value):
+                if len(parse_calls(x, f"answers.auction[{i}]")) != 1:
+                    raise InputError(f"answers.auction[{i}]", f"{x!r}: expected one call")
+            self.give(" ".join(value), "auction")
+            return
+        if not isinstance(value, str):
+            raise InputError(f"answers.{key}", f"expected text, got {value!r}")
+        if key != "code" and self.code is None:
+            raise InputError("answers.code", f"the {key} needs the code it is ruled under")
+        if key not in ("code", "irregularity") and self.irregularity is None:
+            raise InputError("answers.irregularity", f"the {key} needs the irregularity")
+        self.give(value, key)
+
+    def _value(self, key: str) -> Any:
+        return self.facts.get(key[6:]) if key.startswith("facts.") else getattr(self, key)
+
+    def _spec(self, key: str) -> Any:
+        """The catalogue's fact behind ``facts.NAME`` (or a seat the incident gives at its top), if any."""
+        from .loader import load_kinds
+
+        common, kinds = load_kinds()
+        name = key[6:] if key.startswith("facts.") else key
+        kind = kinds.get(self.irregularity) if self.irregularity else None
+        return (kind.facts.get(name) if kind else None) or common.get(name)
+
+    def _question(self, key: str) -> str:
+        """The question for an answer given without being asked: the catalogue's, where it has one."""
+        spec = self._spec(key)
+        return spec.ask if spec is not None else _ASK.get(key, "The calls" if key == "auction" else key)
+
+    def _words(self, key: str, value: Any, step: Step | None) -> str:
+        """An answer in words: the words of the choice it is, or its value said (``king of spades``)."""
+        if value is None:
+            return ""
+        text = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+        for c in step.choices if step else ():
+            if c.value == text:
+                return c.words
+        if key == "auction":
+            return " ".join(value) if value else "no calls"
+        if key in _TOP_SEATS:
+            return seat_words(value)
+        spec = self._spec(key)
+        say = {"card": card_words, "call": call_words, "bid": call_words, "seat": seat_words, "side": side_words,
+               "suit": suit_words}.get(spec.type.name if spec else "")
+        try:
+            return say(value) if say else (choice_words(text) if spec and spec.type.choices else text)
+        except (ValueError, InputError):  # a value the referee refused would not be kept; said as it is
+            return text
+
+    # ---------------------------------------------------------------- one round of the desk
+
+    def asked(self) -> tuple[Answer, ...]:
+        """The answers so far, in the order the interview asks for them, each with its step and its words."""
+        return tuple(self._replay(self.to_dict())[1])
+
+    def take(self, answer: str | None = None, key: str | None = None) -> Step | None:
+        """One round of the desk's interview: ``answer`` to the step asked (or to ``key``, an earlier answer
+        changed: the interview resumes from there); ``key`` alone takes that answer back, with every answer
+        after it. Returns the step to ask now — asked again with its ``problem`` when the answer is bad, which
+        changes nothing — or None when the ruling is complete. A round that cannot be (an answer when nothing
+        is asked, a key never asked) raises :class:`~bridgelaw.errors.InputError`."""
+        step = self.step()
+        history = self.asked()
+        if key is not None and (step is None or key != step.key):
+            at = next((i for i, a in enumerate(history) if a.key == key and a.step is not None), None)
+            if at is None:
+                known = ", ".join(a.key for a in history if a.step is not None) or "none"
+                raise InputError("key", f"{key!r} is not a question asked so far (asked: {known}"
+                                 + (f"; asked now: {step.key})" if step else ")"))
+            if answer is None:
+                self._rewind(history, at)
+                return self.step()
+            try:
+                self._change(history, at, answer)
+            except InputError as e:
+                asked = history[at].step
+                assert asked is not None
+                return replace(asked, problem=e.message)
+            return self.step()
+        if answer is None:  # nothing given (or the step asked now "taken back"): the step asked
+            return step
+        if step is None:
+            raise InputError("answer", "the interview is complete: nothing more is asked (give a key to change an "
+                             "earlier answer)")
+        try:
+            self.give(answer)
+        except InputError as e:
+            again = self.step()
+            if again is not None and not again.problem:
+                again = replace(again, problem=e.message)
+            return again
+        return self.step()
+
+    def _rewind(self, history: tuple[Answer, ...], at: int) -> None:
+        """Back to the step of ``history[at]``: the answers before it are kept, it and those after are taken back."""
+        iv = Interview()
+        for a in history[:at]:
+            iv._restore(a.key, a.value)
+        self._become(iv)
+
+    def _change(self, history: tuple[Answer, ...], at: int, text: str) -> None:
+        """``history[at]`` answered anew: the answers before it kept, then each later one given again while the
+        interview asks the very same question again (a question now asked otherwise, or not at all, is left to
+        be asked). A bad answer raises, and nothing changes."""
+        iv = Interview()
+        for a in history[:at]:
+            iv._restore(a.key, a.value)
+        iv.give(text, history[at].key)  # asked again, as the replay asks it
+        later = [a for a in history[at + 1:] if a.step is not None]
+        while later:
+            step = iv.step()
+            same = next((a for a in later if step is not None and a.key == step.key
+                         and a.step is not None and a.step.question == step.question), None)
+            if same is None:
+                break
+            later.remove(same)
+            try:
+                iv._restore(same.key, same.value)
+            except InputError:
+                break  # it no longer fits: it is asked again, with the engine's reason
+        if (iv.code, iv.irregularity) == (self.code, self.irregularity):
+            for a in history[at + 1:]:  # facts given but never asked stand while the code and the kind do
+                if a.step is None and a.key.startswith("facts.") and a.key[6:] not in iv.facts:
+                    try:
+                        iv._restore(a.key, a.value)
+                    except InputError:
+                        iv.facts.pop(a.key[6:], None)
+        self._become(iv)
+
+    def _become(self, other: "Interview") -> None:
+        for name in ("code", "irregularity", "offender", "dealer", "auction", "declarer"):
+            setattr(self, name, getattr(other, name))
+        self.facts = dict(other.facts)
+        self._problem = dict(other._problem)
 
     def incident(self) -> dict[str, Any]:
         """The incident the answers make, as ``bridgelaw rule`` takes it."""
@@ -264,8 +441,8 @@ class Interview:
             v = getattr(self, name)
             if v is not None:
                 inc[name] = v
-        if self.auction is not None:
-            inc["auction"] = list(self.auction)
+        if self.auction or self.auction == [] and self.irregularity in _CALLS_BEFORE:
+            inc["auction"] = list(self.auction)  # no calls for a play kind: no record (the declarer is asked for)
         if self.facts:
             inc["facts"] = dict(self.facts)
         return inc
@@ -281,15 +458,16 @@ class Interview:
         code, kind = self._code(), self.irregularity
         needs = self._needs()
         if self.offender is None and kind not in _CALL_IN_RECORD and "offender" in needs:
-            return self._seat_step("offender", "Who committed the irregularity?")
+            return self._seat_step("offender", _ASK["offender"])
         phase = self._phase()
-        if phase in ("auction", "play") and self.dealer is None and (
-                kind in _CALL_IN_RECORD | _CALLS_BEFORE or self._wants_declarer(needs)):
-            return self._seat_step("dealer", "Who dealt?")
+        if self.dealer is None and (phase in ("auction", "play") and (
+                kind in _CALL_IN_RECORD | _CALLS_BEFORE or self._wants_declarer(needs))
+                or self.auction or self.auction == [] and kind in _CALLS_BEFORE):  # calls are read from the dealer
+            return self._seat_step("dealer", _ASK["dealer"])
         if self.auction is None and kind in _CALL_IN_RECORD:
             return Step("auction", "What were the calls, from the dealer's, up to and including the irregular one?",
                         "calls separated by spaces: a level and a strain (1H, 2NT), P for pass, X double, XX redouble",
-                        "1H 1S", problem=self._problem.get("auction", ""))
+                        _RECORD_EXAMPLES[kind], problem=self._problem.get("auction", ""))
         if self.auction is None and kind in _CALLS_BEFORE:
             return Step("auction", "What calls were made, in turn, before it? (from the dealer's; leave empty if "
                         "none)", "calls separated by spaces (1H P 2C), or nothing", "1H P", optional=True,
@@ -341,7 +519,7 @@ class Interview:
 
         choices = tuple(Choice(i + 1, cid, f"{load_code(cid).title} ({load_code(cid).year})")
                         for i, cid in enumerate(code_ids()))
-        return Step("code", "Under which code?", "its number, its id (wcny-1913) or its year", "wcny-1913", choices,
+        return Step("code", _ASK["code"], "its number, its id (wcny-1913) or its year", "wcny-1913", choices,
                     problem=self._problem.get("code", ""))
 
     def kind_menu(self) -> tuple[Choice, ...]:
@@ -355,7 +533,7 @@ class Interview:
         return tuple(Choice(i + 1, k.id, kind_name(k.id), k.phase, k.summary) for i, k in enumerate(ordered))
 
     def _kind_step(self) -> Step:
-        return Step("irregularity", "What happened?", "its number, or a few words", "revoke; lead out of turn; "
+        return Step("irregularity", _ASK["irregularity"], "its number, or a few words", "revoke; lead out of turn; "
                     "bid out of turn", self.kind_menu(), problem=self._problem.get("irregularity", ""))
 
     def _question_step(self, q: Any, code: Any) -> Step:
@@ -403,7 +581,11 @@ class Interview:
         elif key in _TOP_SEATS:
             setattr(self, key, parse_seat(text, key, self._seats() if key == "offender" else ("N", "E", "S", "W")))
         elif key == "auction":
-            self.auction = parse_calls(text)  # empty for a play kind: no record; the declarer is asked instead
+            calls = parse_calls(text)  # empty for a play kind: no record; the declarer is asked instead
+            if not calls and self.irregularity in _CALL_IN_RECORD:
+                raise InputError("auction", "the calls are needed, from the dealer's up to and including the "
+                                 f"irregular one (e.g. {_RECORD_EXAMPLES[self.irregularity]})")
+            self.auction = calls
         elif key.startswith("facts."):
             self.facts[key[6:]] = self._parse_fact(key[6:], text, step)
         else:
@@ -416,7 +598,7 @@ class Interview:
 
         t = text.strip().lower()
         ids = code_ids()
-        if t.isdigit() and 1 <= int(t) <= len(ids):
+        if re.fullmatch(r"[0-9]{1,4}", t) and 1 <= int(t) <= len(ids):
             return ids[int(t) - 1]
         if t in ids:
             return t
@@ -426,8 +608,9 @@ class Interview:
         hits = [c for c in ids if t and t in c]
         if len(hits) == 1:
             return hits[0]
-        raise InputError("code", f"{text.strip()!r} names no one code; answer a number from 1 to {len(ids)}, or one "
-                         f"of {', '.join(ids)}" + (f" (that year has {', '.join(by_year)})" if by_year else ""))
+        raise InputError("code", f"{text.strip()!r} names no one code{did_you_mean(t, ids)}; answer a number from 1 "
+                         f"to {len(ids)}, or one of {', '.join(ids)}"
+                         + (f" (that year has {', '.join(by_year)})" if by_year else ""))
 
     def _parse_kind(self, text: str) -> str:
         from .loader import load_kinds
@@ -500,8 +683,6 @@ class Interview:
         if self.irregularity is None:
             return None
         inc = self.incident()
-        if self.auction == [] and self.irregularity not in _CALLS_BEFORE:
-            inc.pop("auction", None)  # no auction given: the declarer is asked for
         if "auction" in inc and self.dealer is None:
             return None
         try:
@@ -526,6 +707,10 @@ class Interview:
     def _take_back(self, key: str) -> None:
         if key.startswith("facts."):
             self.facts.pop(key[6:], None)
+        elif key == "irregularity":  # the kind was wrong: what was asked under it goes with it (the calls asked
+            self.irregularity = None  # for one kind mean other calls for another)
+            self.offender = self.dealer = self.auction = self.declarer = None
+            self.facts = {}
         else:
             setattr(self, key, None)
 

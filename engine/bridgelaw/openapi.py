@@ -1,8 +1,9 @@
 """The OpenAPI 3.1 document of the referee's desk (``GET /openapi.json``).
 
 Request and response bodies reuse the published JSON Schemas in ``schema/``
-(incident, ruling, score): each is copied into ``components/schemas`` with
-its ``$defs`` hoisted beside it and its ``$ref`` pointers rewritten, and the
+(incident, ruling, score, interview): each is copied into ``components/schemas``
+with its ``$defs`` hoisted beside it and its ``$ref`` pointers rewritten (a
+pointer to another published file names that file's component), and the
 code and kind ids are narrowed to those this server has loaded.
 """
 
@@ -30,6 +31,10 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": _REF + name}
 
 
+#: The published files hoisted as components, by the name a ``$ref`` in another file gives them.
+_FILES = {"incident.schema.json": "Incident", "ruling.schema.json": "Ruling"}
+
+
 def _hoist(file: str, name: str, out: dict[str, Any]) -> dict[str, Any]:
     """Copy ``schema/<file>`` into ``out`` as ``name``; its ``$defs`` become ``name`` + Def."""
     from .resources import schema_dir
@@ -46,6 +51,8 @@ def _hoist(file: str, name: str, out: dict[str, Any]) -> dict[str, Any]:
                 new["$ref"] = _REF + name
             elif isinstance(ref, str) and ref.startswith("#/$defs/"):
                 new["$ref"] = _REF + names[ref[len("#/$defs/"):]]
+            elif isinstance(ref, str) and ref in _FILES:
+                new["$ref"] = _REF + _FILES[ref]
             return new
         if isinstance(node, list):
             return [rewrite(x) for x in node]
@@ -114,6 +121,7 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
     s["Kinds"] = _obj({
         "common": {"type": "object", "additionalProperties": fact},
         "kinds": {"type": "object", "additionalProperties": _obj({
+            "name": {"type": "string", "description": "the kind in words"},
             "phase": {"type": "string"}, "summary": {"type": "string"},
             "facts": {"type": "object", "additionalProperties": fact}})}})
     s["AuctionRequest"] = _obj({
@@ -132,6 +140,10 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
                     "position -> the player who sits there (his seat in the auction) or \"dummy\"",
                     "additionalProperties": {"enum": ["N", "E", "S", "W", "dummy"]}}})
     _hoist("diff.schema.json", "Diff", s)  # the diff JSON contract: schema/diff.schema.json
+    _hoist("interview.schema.json", "Interview", s)  # a round of the interview, and its reply (InterviewState)
+    answers = s["InterviewAnswers"]["properties"]
+    answers["code"], answers["irregularity"] = (copy.deepcopy(incident["properties"][k]) for k in ("code",
+                                                                                                  "irregularity"))
     s["CasebookEntry"] = _obj({
         "path": {"type": "string"}, "name": {"type": "string"}, "story": {"type": "string"},
         "kind": {"enum": ["ruling", "score"]}, "code": {"type": "string"},
@@ -143,7 +155,8 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
     s["LogSummary"] = _obj({**entry, "laws": _arr({"type": "string"}),
                             "options": _arr(_obj({"id": {"type": "string"}, "chooser": {"type": "string"},
                                                   "law": {"type": "string"}})),
-                            "effects": _arr({"type": "string"})})
+                            "effects": _arr({"type": "string"}),
+                            "heading": {"type": ["string", "null"], "description": "the ruling's heading in words"}})
     s["Log"] = _obj({"count": {"type": "integer", "description": "rulings in the log"},
                      "next_before": {"type": ["integer", "null"],
                                      "description": "the `before` of the page of older entries (null: none)"},
@@ -259,6 +272,12 @@ def document(code_ids: list[str], kind_ids: list[str], token: bool = False, max_
                               {**_ok(_ref("Ruling"), "the ruling", log_id), **_err(409)},
                               [_q("log", {"type": "boolean", "default": True}, False,
                                   "false: do not record the ruling in the log"), _KEY], "Incident")},
+        "/interview": {"post": _op("interview", "one round of the referee's interview (the flow of `bridgelaw "
+                                                "ask`): the answers so far and an answer, or a key to change one; "
+                                                "the step to ask now (asked again, with its problem, after a bad "
+                                                "answer), or the ruling when nothing more is asked",
+                                   {**_ok(_ref("InterviewState"), "the interview after this round"), **_err()},
+                                   body="Interview")},
         "/score": {"post": _op("score", "score a deal or a rubber (as `bridgelaw score - --json`)",
                                {**_ok(_ref("Score"), "the score"), **_err()}, body="ScoreRequest")},
         "/auction": {"post": _op("auction", "run an auction; rule on the first irregularity "

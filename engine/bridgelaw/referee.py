@@ -69,8 +69,15 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
                     except MissingFact as m:  # this option alone waits on an answer
                         asked.setdefault(_asked_name(m.name, facts), []).append(p)
                         continue
-                    p_options.append(Option(o.id, chooser, p.law, tuple(_effects(o.effects, facts)), p.full_id,
-                                            o.label))
+                    try:
+                        o_effects = tuple(_effects(o.effects, facts))
+                    except MissingFact as m:  # stated now, priced once the fact is answered
+                        name = _asked_name(m.name, facts)
+                        if p not in asked.setdefault(name, []):
+                            asked[name].append(p)
+                        p_options.append(Option(o.id, chooser, p.law, (), p.full_id, o.label, (name,)))
+                        continue
+                    p_options.append(Option(o.id, chooser, p.law, o_effects, p.full_id, o.label))
         except MissingFact as m:
             asked.setdefault(_asked_name(m.name, facts), []).append(p)
             withheld[p.id] = _asked_name(m.name, facts)

@@ -118,6 +118,7 @@ class LogEntry:
             "laws": [c["number"] for c in r.get("laws", [])],
             "options": [{"id": o["id"], "chooser": o["chooser"], "law": o["law"]} for o in r.get("options", [])],
             "effects": [e["kind"] for e in r.get("effects", [])],
+            "heading": (r.get("words") or {}).get("heading"),  # the ruling's heading in words, as it was given
         }
 
     @classmethod

@@ -294,11 +294,12 @@ ROUTES: list[tuple[str, dict[str, Handler]]] = [
     ("/log", {"GET": _log_get, "POST": _log_post}),
     ("/log/{id}", {"GET": _log_entry}),
     ("/rule", {"POST": _rule}),
+    ("/interview", {"POST": lambda d, r: d.work(r, api.interview, r.body)}),
     ("/score", {"POST": lambda d, r: d.work(r, api.score, r.body)}),
     ("/auction", {"POST": lambda d, r: d.work(r, api.auction, r.body)}),
 ]
 DRY: dict[str, Callable[[Any], Any]] = {"/rule": api.rule, "/log": _log_request, "/score": api.score,
-                                        "/auction": api.auction}
+                                        "/auction": api.auction, "/interview": api.interview}
 
 
 def _as_query(fn: Callable[..., Any], *args: Any) -> Any:
@@ -581,8 +582,11 @@ def make_server(host: str = "127.0.0.1", port: int = DEFAULT_PORT, log: RulingLo
 
 def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, log_path: str | Path | None = None,
           quiet: bool = False, token: str | None = None, allow_remote: bool = False,
-          extra_hosts: tuple[str, ...] = (), limits: Limits | None = None) -> None:
-    """Run the desk until interrupted (Ctrl-C or SIGTERM: it finishes the requests in hand, then stops)."""
+          extra_hosts: tuple[str, ...] = (), limits: Limits | None = None,
+          ready: Callable[[DeskServer], None] | None = None) -> None:
+    """Run the desk until interrupted (Ctrl-C or SIGTERM: it finishes the requests in hand, then stops).
+    ``ready`` is called once the desk listens (``bridgelaw serve --json`` says so in one JSON line); by default
+    a line saying where the desk is goes to standard output."""
     import logging
     import signal
 
@@ -598,8 +602,11 @@ def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, log_path: str | Pat
     else:
         logging.getLogger("uvicorn.access").setLevel(logging.INFO)
     server = make_server(host, port, log_path, quiet, token, allow_remote, extra_hosts, limits)
-    print(f"bridgelaw: the referee's desk at {server.url} (ruling log {server.log.path}; Ctrl-C to stop)",
-          flush=True)
+    if ready is not None:
+        ready(server)
+    else:
+        print(f"bridgelaw: the referee's desk at {server.url} (ruling log {server.log.path}; Ctrl-C to stop)",
+              flush=True)
     previous = signal.signal(signal.SIGTERM, _stop)  # uvicorn handles the signal, then raises it again for us
     try:
         server.serve_forever()

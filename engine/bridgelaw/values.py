@@ -360,6 +360,7 @@ class Option:
     effects: tuple[Effect, ...]
     provision: str = ""
     label: str = ""
+    awaits: tuple[str, ...] = ()  # facts still to be answered: the option is stated (label) but not yet priced
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -372,6 +373,8 @@ class Option:
             d["label"] = self.label
         if self.provision:
             d["provision"] = self.provision
+        if self.awaits:
+            d["awaits"] = list(self.awaits)
         return d
 
 

@@ -265,6 +265,9 @@ def _presumptions(r: Ruling) -> str:
     return _PRESUMED + "; ".join(said) + "."
 
 
+_AWAITS = "What it comes to is worked out once the question above is answered"
+
+
 def ruling_words(r: Ruling) -> RulingWords:
     """A ruling in words (what the HTTP API sends with it as ``words``)."""
     from .loader import load_kinds
@@ -273,6 +276,8 @@ def ruling_words(r: Ruling) -> RulingWords:
     groups: dict[str, list[OptionWords]] = {}
     for o in r.options:
         effects = tuple(effect_sentence(e) for e in o.effects)
+        if o.awaits:  # stated by the law, priced once the referee answers what it waits on
+            effects += (_AWAITS,)
         text = _capital(o.label) if o.label else "; ".join(effects)
         groups.setdefault(o.chooser, []).append(OptionWords(o.id, o.law, text, effects))
     choices = tuple(ChoiceWords(c, _capital(chooser_words(c)), f"{_capital(chooser_words(c))} chooses one of:",

@@ -360,11 +360,14 @@ class _Run:
                 if not events and k < 60:
                     # the common case: rows of four plain cards, each trick played from its leader, until the table
                     # rules on one (settled here, and the rest of its row played), or a row is not plain
+                    k0 = k
                     k, order, jj, ans = t.play_rows(cards, k, columns, _PREFS)
                     if order is not None:
                         met = (order, jj, ans)
                     elif k >= n:
                         break
+                    elif k > k0:
+                        continue  # the row it stopped at: seen again from the top (the deal may be over)
             if met is not None:
                 order, jj, ans = met
                 met = None

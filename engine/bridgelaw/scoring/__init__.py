@@ -9,10 +9,13 @@ The package, one job a module:
 - :mod:`.rules` — a code's scoring numbers bound once, and :func:`trick_value` (shared with the table);
 - :mod:`.sheet` — the score sheet checked at the edge, with the facts it determines derived;
 - :mod:`.deal` — PBN deals read as rank strings; honours and chicane counted from them;
+- :mod:`.plan` — a code's scoring plan: each contract's numbers, laws and reason templates resolved once;
 - :mod:`.core` — the one deal scorer, with the who-scores hook (:class:`.core.Partnerships`, :class:`.core.Players`);
+- :mod:`.fast` — the plain four-hand sheet read in one pass and scored by the core (anything else: the general path);
 - :mod:`.revokes` — revokes through the code's own revoke provisions (the referee);
 - :mod:`.rubber` — the one rubber scorer, and the three-hand settlement;
-- :mod:`.model` — :class:`ScoreEntry` (its reason formatted when read), :class:`Score`, :class:`Contract`.
+- :mod:`.model` — :class:`ScoreEntry` (its reason formatted when read), :class:`Score` (its entries kept as plain
+  rows, made into ScoreEntry objects when first read), :class:`Contract`.
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ from ..loader import load_code
 from ..values import Seat
 from .core import cap_entries, score_core, variant_of
 from .deal import honours_of, parse_deal, read_hands
-from .model import Contract, Score, ScoreEntry, new_score
+from .fast import score_plain
+from .model import Contract, Row, Score, ScoreEntry, new_score
+from .plan import Plan, plan_of
 from .rubber import score_rubber, settle
 from .rules import Rules, can_double, rules_of, trick_value
 from .sheet import NO_PLAY_KEYS, check_keys, read_penalties, read_sheet
@@ -40,11 +45,29 @@ def parse_contract(code: Any, text: Any, field_name: str = "contract") -> Contra
     return _parse_contract(rules_of(code), text, field_name)
 
 
-_RULES: dict[str, Rules] = {}  # by code id: the bound rules of the code load_code gives
+_PLANS: dict[str, Plan] = {}  # by code id: the plan of the code load_code gives
 
 
-def score(result: Mapping[str, Any]) -> Score:
-    """Score one deal, or a rubber (``deals: [...]``)."""
+def score(result: Mapping[str, Any], hands: Mapping[str, Any] | None = None) -> Score:
+    """Score one deal, or a rubber (``deals: [...]``).
+
+    ``hands`` (one deal) are the four hands as card texts by seat (``{"N": ["SA", "HT", ...], ...}``, as a table
+    holds them), given instead of the result's ``deal`` string: honours and chicane are counted from them."""
+    if type(result) is dict:  # the plain four-hand sheet, if it is one (else the general path)
+        code_id = result.get("code")
+        plan = _PLANS.get(code_id) if type(code_id) is str else None
+        if plan is not None and plan.four_hand and plan.code is load_code(code_id):  # type: ignore[arg-type]
+            s = score_plain(plan, result, hands)
+            if s is not None:
+                return s
+    return score_general(result, hands, fast_deals=True)
+
+
+def score_general(result: Mapping[str, Any], hands: Mapping[str, Any] | None = None, fast_deals: bool = False
+                  ) -> Score:
+    """:func:`score` without the fast path for the plain sheet: every sheet (and, unless ``fast_deals``, every
+    deal of a rubber) through the edge's checks (:mod:`.sheet`) and the deal core. It scores what :func:`score`
+    scores, the same, and refuses the rest with the same error (tests/test_scorefast.py)."""
     if type(result) is not dict and not isinstance(result, Mapping):
         raise InputError("result", "expected a mapping with code, declarer, contract, tricks, ...")
     code_id = result.get("code")
@@ -52,28 +75,32 @@ def score(result: Mapping[str, Any]) -> Score:
         raise InputError("code", "is required")
     if type(code_id) is not str or not 0 < len(code_id) <= 40:
         raise InputError("code", f"expected a code id such as wcny-1913, got {code_id!r:.60}")
-    rules = _RULES.get(code_id)
-    if rules is None or rules.code is not load_code(code_id):
-        rules = _RULES[code_id] = rules_of(load_code(code_id))
+    plan = _PLANS.get(code_id)
+    if plan is None or plan.code is not load_code(code_id):
+        plan = _PLANS[code_id] = plan_of(rules_of(load_code(code_id)))
     if "deals" in result:
-        if not rules.rubbers:
-            raise InputError("deals", f"{rules.id} has neither games nor rubbers: score each deal by itself")
-        return score_rubber(rules, result)
-    return score_one(rules, result)
+        if hands is not None:
+            raise InputError("hands", "a rubber's deals each carry their own deal: hands are given with one deal")
+        if not plan.rules.rubbers:
+            raise InputError("deals", f"{plan.id} has neither games nor rubbers: score each deal by itself")
+        return score_rubber(plan.rules, result, fast=fast_deals)
+    return score_one(plan.rules, result, hands=hands)
 
 
 def score_one(rules: Rules, result: Mapping[str, Any], where: str = "",
-              capped_below: Mapping[Any, int] | None = None) -> Score:
+              capped_below: Mapping[Any, int] | None = None, hands: Mapping[str, Any] | None = None) -> Score:
     """One deal: played, or ended without play. ``capped_below`` is each side's score toward game so far (in a
-    rubber), which a revoking side's cap counts from."""
+    rubber, by the text of the side), which a revoking side's cap counts from."""
     if result.get("new_deal") is not None:
+        if hands is not None:
+            raise InputError("hands", "a deal ended without play scores no honours: give no hands")
         return _without_play(rules, result, where)
     who = variant_of(rules)
-    sheet = read_sheet(rules, result, where)
-    entries, notes, capped = score_core(rules, sheet, who, where)
-    out: tuple[ScoreEntry, ...] | list[ScoreEntry] = entries
+    sheet = read_sheet(rules, result, where, hands)
+    rows, notes, capped = score_core(rules, sheet, who, where)
+    out: tuple[Row, ...] | list[Row] = rows
     if capped and rules.revoking_cap is not None:
-        out = cap_entries(entries, capped, dict(capped_below or {}), *rules.revoking_cap)
+        out = cap_entries(rows, capped, dict(capped_below or {}), *rules.revoking_cap)
     return new_score(rules.id, tuple(out), tuple(notes), capped, who.kept(sheet) if who.three else ())  # type: ignore[arg-type]
 
 
@@ -97,6 +124,6 @@ def _without_play(rules: Rules, result: Mapping[str, Any], where: str) -> Score:
     if "note" in result and not isinstance(result["note"], str):
         raise InputError(f"{where}note", "expected a text")
     pens = read_penalties(rules, result, where, players)
-    entries = tuple(ScoreEntry(p.who, p.column, p.points, p.reason, p.law, None, "penalty") for p in pens if p.points)
+    rows = tuple((p.who._value_, p.column, p.points, p.reason, p.law, "penalty") for p in pens if p.points)
     note = ("the deal ended without play: only the penalties exacted in it score",)
-    return new_score(rules.id, entries, note, (), players or ())
+    return new_score(rules.id, rows, note, (), players or ())  # type: ignore[arg-type]

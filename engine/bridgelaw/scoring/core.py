@@ -9,15 +9,17 @@ one-spade limit, slams by either side, a revoking side's limits — is scored he
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..values import Seat, Side, Strain
-from .model import ScoreEntry
+from .model import Row
+from .plan import ContractPlan, plan_of
 from .revokes import revoke_effects
-from .rules import DOUBLINGS, Rules, one_spade_limit_applies
+from .rules import Rules
 from .sheet import Sheet
 
-__all__ = ["Partnerships", "Players", "score_core", "cap_entries", "variant_of"]
+__all__ = ["Partnerships", "Players", "PARTNERSHIPS", "score_core", "play", "premium", "cap_entries", "variant_of"]
 
 Who = Side | Seat
 # what a revoking side still scores: its honours (and chicane), the penalties the other side pays it, and the
@@ -29,7 +31,6 @@ class Partnerships:
     """Four hands, two partnerships: a side scores."""
 
     three = False
-    UNDER = "%d under-trick(s) at %d%s"
     SLAM = "grand slam: all thirteen tricks"
     LITTLE = "little slam: twelve tricks"
     PENALTIES_FIRST = True
@@ -43,15 +44,17 @@ class Partnerships:
     def defending(self, sheet: Sheet) -> tuple[Who, ...]:
         return (sheet.declarer.side.other,)
 
-    def bonus_reason(self, dbl: str, extra: int) -> tuple[str, tuple[Any, ...] | None]:
+    def bonus_row(self, w: str, points: int, law: str, dbl: str, extra: int) -> Row:
+        """The doubled (redoubled) contract's bonus row."""
         if extra:
-            return "%s contract made with %d extra trick(s)", (dbl, extra)
-        return "%s contract made", (dbl,)
+            return (w, "honour", points, "%s contract made with %d extra trick(s)", law, "bonus", dbl, extra)
+        return (w, "honour", points, "%s contract made", law, "bonus", dbl)
 
-    def under_args(self, short: int, per: int, note: str) -> tuple[Any, ...]:
-        return (short, per, note)
+    def under_row(self, w: str, points: int, law: str, short: int, each: int, note: str) -> Row:
+        """An under-trick row (``note``: the one-spade limit, where it held the loss)."""
+        return (w, "honour", points, "%d under-trick(s) at %d%s", law, "undertricks", short, each, note)
 
-    def revokes(self, rules: Rules, sheet: Sheet, per_trick: int, out: list[ScoreEntry], notes: list[str],
+    def revokes(self, rules: Rules, sheet: Sheet, per_trick: int, out: list[Row], notes: list[str],
                 where: str) -> tuple[int, set[Who], set[Who], tuple[Side, ...]]:
         """Each revoke through the code's provisions: (tricks moved to the declaring side, who scores no trick
         points, who scores only honours and penalties, the revoking sides)."""
@@ -72,7 +75,7 @@ class Partnerships:
                                  f"{where}revokes[{i}]")
             for side, column, points in eff.scores:
                 if points:
-                    out.append(ScoreEntry(side, column, points, "revoke by %s", eff.law, (r.offender.value,), "revoke"))
+                    out.append((side._value_, column, points, "revoke by %s", eff.law, "revoke", r.offender.value))
             for frm, to, n in eff.transfers:
                 moved += n if to is declarer.side else -n
                 notes.append(_transfer_note(rules, n, frm.value, to.value, eff.law))
@@ -80,24 +83,17 @@ class Partnerships:
             only.update(eff.honours_only)
         return moved, no_trick, only, revokers
 
-    def honours(self, rules: Rules, sheet: Sheet, value: int, out: list[ScoreEntry]) -> None:
+    def honours(self, rules: Rules, sheet: Sheet, cp: ContractPlan, out: list[Row]) -> None:
         held = sheet.held
         if held is not None:
-            side, key = held
-            words = key.replace("_", " ")
-            if sheet.contract.strain is Strain.NT:
-                pts, law = rules.honours_no_trump[key]
-                out.append(ScoreEntry(side, "honour", pts, "honours: %s", law, (words,), "honours"))
-            else:
-                times, law = rules.honours_trump[key]
-                if times * value:
-                    out.append(ScoreEntry(side, "honour", times * value, "honours: %s (%d x %d)", law,
-                                          (words, times, value), "honours"))
+            row = cp.honours[(held[0]._value_, held[1])]  # the plan's row (none where the holding scores nothing)
+            if row:
+                out.append(row)  # type: ignore[arg-type]
         if sheet.chicane and rules.chicane is not None:
-            _chicane(rules, sheet, value, out)
+            _chicane(rules, sheet, cp.value, out)
 
 
-def _chicane(rules: Rules, sheet: Sheet, value: int, out: list[ScoreEntry]) -> None:
+def _chicane(rules: Rules, sheet: Sheet, value: int, out: list[Row]) -> None:
     times, law = rules.chicane  # type: ignore[misc]
     held = sheet.held
     for side in (Side.NS, Side.EW):
@@ -107,20 +103,18 @@ def _chicane(rules: Rules, sheet: Sheet, value: int, out: list[ScoreEntry]) -> N
         names = " and ".join(s.value for s in void)
         if rules.chicane_rule == "add":  # English: each player void of trumps scores chicane for his side
             for seat in void:
-                out.append(ScoreEntry(side, "honour", times * value, "chicane: %s holds no trump (%d x %d)", law,
-                                      (seat.value, times, value), "chicane"))
+                out.append((side._value_, "honour", times * value, "chicane: %s holds no trump (%d x %d)", law,
+                            "chicane", seat.value, times, value))
         elif len(void) == 2 and rules.double_chicane is not None:  # American: off the adversaries' honours
             dtimes, dlaw = rules.double_chicane
-            out.append(ScoreEntry(side.other, "honour", -dtimes * value,
-                                  "double chicane: %s hold no trump, deducted (%d x %d)", dlaw,
-                                  (names, dtimes, value), "chicane"))
+            out.append((side.other._value_, "honour", -dtimes * value, "double chicane: %s hold no trump, deducted (%d x %d)",
+                        dlaw, "chicane", names, dtimes, value))
         elif held is not None and held[0] is side:  # American: added when the chicane side scores honours
-            out.append(ScoreEntry(side, "honour", times * value, "chicane: %s holds no trump (%d x %d)", law,
-                                  (names, times, value), "chicane"))
+            out.append((side._value_, "honour", times * value, "chicane: %s holds no trump (%d x %d)", law,
+                        "chicane", names, times, value))
         else:  # ... deducted from the adversaries' honours when they score them
-            out.append(ScoreEntry(side.other, "honour", -times * value,
-                                  "chicane: %s holds no trump, deducted (%d x %d)", law, (names, times, value),
-                                  "chicane"))
+            out.append((side.other._value_, "honour", -times * value, "chicane: %s holds no trump, deducted (%d x %d)", law,
+                        "chicane", names, times, value))
 
 
 def _transfer_note(rules: Rules, n: int, frm: str, to: str, law: str) -> str:
@@ -138,7 +132,6 @@ class Players(Partnerships):
     goes to each of them (T12); honours are each player's own, the declarer counting his and the dummy's (T13)."""
 
     three = True
-    UNDER = "%d under-trick(s)%s"
     SLAM = "grand slam"
     LITTLE = "little slam"
     PENALTIES_FIRST = False
@@ -152,13 +145,13 @@ class Players(Partnerships):
     def defending(self, sheet: Sheet) -> tuple[Who, ...]:
         return tuple(s for s in Seat if s is not sheet.dummy and s is not sheet.declarer)
 
-    def bonus_reason(self, dbl: str, extra: int) -> tuple[str, tuple[Any, ...] | None]:
-        return "%s contract made", (dbl,)
+    def bonus_row(self, w: str, points: int, law: str, dbl: str, extra: int) -> Row:
+        return (w, "honour", points, "%s contract made", law, "bonus", dbl)
 
-    def under_args(self, short: int, per: int, note: str) -> tuple[Any, ...]:
-        return (short, note)
+    def under_row(self, w: str, points: int, law: str, short: int, each: int, note: str) -> Row:
+        return (w, "honour", points, "%d under-trick(s)%s", law, "undertricks", short, note)
 
-    def revokes(self, rules: Rules, sheet: Sheet, per_trick: int, out: list[ScoreEntry], notes: list[str],
+    def revokes(self, rules: Rules, sheet: Sheet, per_trick: int, out: list[Row], notes: list[str],
                 where: str) -> tuple[int, set[Who], set[Who], tuple[Side, ...]]:
         """Revokes through the code's (four-hand) provisions, seen from a four-hand table: the declarer keeps his
         seat, the dummy's hand is his partner's, either adversary is his left-hand opponent (T7)."""
@@ -192,25 +185,25 @@ class Players(Partnerships):
             for side, column, points in eff.scores:
                 if points:
                     for seat in ((declarer,) if side is dside else adversaries):
-                        out.append(ScoreEntry(seat, column, points, "revoke by %s", eff.law, (r.offender.value,),
-                                              "revoke"))
+                        out.append((seat._value_, column, points, "revoke by %s", eff.law, "revoke", r.offender.value))
             for sides, into in ((eff.no_trick_score, no_trick), (eff.honours_only, only)):
                 for side in sides:
                     into.update((declarer,) if side is dside else adversaries)
         return moved, no_trick, only, ()
 
-    def honours(self, rules: Rules, sheet: Sheet, value: int, out: list[ScoreEntry]) -> None:
-        counts = sheet.counts or {}
+    def honours(self, rules: Rules, sheet: Sheet, cp: ContractPlan, out: list[Row]) -> None:
+        counts: Mapping[Any, tuple[int, int]] = sheet.counts or {}
+        value = cp.value
         nt = sheet.contract.strain is Strain.NT
         for seat in self.kept(sheet):
-            total, best = counts.get(seat, (0, 0))  # type: ignore[call-overload]
+            total, best = counts.get(seat, (0, 0))
             if nt:
                 each, law = rules.by_player_no_trump["each_ace"]
                 pts = total * each
                 if best == 4:
                     pts, law = rules.by_player_no_trump["four_aces_in_one_hand"]
                 if pts:
-                    out.append(ScoreEntry(seat, "honour", pts, "honours: %d ace(s)", law, (total,), "honours"))
+                    out.append((seat._value_, "honour", pts, "honours: %d ace(s)", law, "honours", total))
                 continue
             hands = (best, total - best) if seat is sheet.declarer else (total,)
             pts, law = 0, ""
@@ -219,10 +212,12 @@ class Players(Partnerships):
                     times, law = rules.by_player_trump[_COUNT_KEYS[n]]
                     pts += times * value
             if pts:
-                out.append(ScoreEntry(seat, "honour", pts, "honours: %d held", law, (total,), "honours"))
+                out.append((seat._value_, "honour", pts, "honours: %d held", law, "honours", total))
 
 
-_VARIANTS = {False: Partnerships(), True: Players()}
+PARTNERSHIPS = Partnerships()
+_VARIANTS = {False: PARTNERSHIPS, True: Players()}
+_NONE: frozenset[Who] = frozenset()
 
 
 def variant_of(rules: Rules) -> Partnerships:
@@ -231,117 +226,130 @@ def variant_of(rules: Rules) -> Partnerships:
 
 
 def score_core(rules: Rules, sheet: Sheet, who: Partnerships, where: str = ""
-               ) -> tuple[list[ScoreEntry], list[str], tuple[Side, ...]]:
-    """One deal's entries (before any cap on a revoking side toward game), its notes, and the revoking sides."""
-    out: list[ScoreEntry] = []
+               ) -> tuple[list[Row], list[str], tuple[Side, ...]]:
+    """One deal's rows (before any cap on a revoking side toward game), its notes, and the revoking sides."""
+    out: list[Row] = []
     notes: list[str] = []
-    contract = sheet.contract
-    strain = contract.strain._value_
-    value = rules.values[strain]
-    doubled = contract.doubled
-    per = rules.trick_value(strain, doubled)
-    declaring, defending = who.declaring(sheet), who.defending(sheet)
+    cp = plan_of(rules).contract(sheet.contract.text)
+    # who scores, as the rows name them (the text of a side or seat)
+    declaring = tuple(w._value_ for w in who.declaring(sheet))
+    defending = tuple(w._value_ for w in who.defending(sheet))
 
-    moved, no_trick, only, revokers = (who.revokes(rules, sheet, per, out, notes, where) if sheet.revokes
-                                       else (0, set(), set(), ()))
+    moved, no_trick_by, only_by, revokers = (who.revokes(rules, sheet, cp.per, out, notes, where) if sheet.revokes
+                                             else (0, _NONE, _NONE, ()))
+    no_trick = {w._value_ for w in no_trick_by}
+    only = {w._value_ for w in only_by}
     if who.PENALTIES_FIRST:
         _penalties(sheet, out)
+    play(rules, cp, who, declaring, defending, sheet.tricks, moved, sheet.original_one_spade, sheet.spade_note,
+         no_trick, out, notes)
+    # honours and chicane, by the holders, at the undoubled trick value
+    who.honours(rules, sheet, cp, out)
+    if not who.PENALTIES_FIRST:
+        _penalties(sheet, out)
+    if rules.premium is not None:
+        premium(rules, declaring + defending, out)
 
-    # `tricks` are those won in play; tricks taken for a revoke are added (they cannot exceed what the other side
-    # holds) but count for no bonus or slam: "independently of any tricks taken for the revoke"
-    own = sheet.tricks
-    tricks = own + max(-own, min(moved, 13 - own))
-    book = rules.book
-    if rules.auction:
-        needed = book + (contract.level or 0)
+    if only:  # a revoking side scores nothing but honours (and, under some codes, chicane)
+        out = [e for e in out if e[0] not in only or e[5] in _KEPT_BY_REVOKERS]
+    if revokers and rules.revoking_no_slam:  # 1904 law 90, V: no Grand Slam or Little Slam, that hand
+        barred = {side._value_ for side in revokers}
+        out = [e for e in out if not (e[5] == "slam" and e[0] in barred)]
+    return out, notes, revokers if rules.revoking_cap is not None else ()
+
+
+def play(rules: Rules, cp: ContractPlan, who: Partnerships, declaring: tuple[str, ...], defending: tuple[str, ...],
+         own: int, moved: int, original: bool, spade_note: str, no_trick: frozenset[str] | set[str],
+         out: list[Row], notes: list[str]) -> None:
+    """The rows of the play: the odd tricks (and, doubled, the bonus) or the under-tricks, and slams by either side.
+    ``own`` are the tricks the declaring side won in play, ``moved`` those transferred to it for revokes;
+    ``declaring``, ``defending`` and ``no_trick`` name sides (three-hand: players) as rows do."""
+    # tricks taken for a revoke are added (they cannot exceed what the other side holds) but count for no bonus
+    # or slam: "independently of any tricks taken for the revoke"
+    tricks = own + max(-own, min(moved, 13 - own)) if moved else own
+    book = cp.book
+    needed = cp.needed
+    if needed is not None:  # auction
         if tricks >= needed:
             odd = tricks - book
-            mult = rules.mult[doubled]
-            law = rules.value_law if mult == 1 else rules.mult_law
-            for w in declaring:
-                if w not in no_trick and odd * per:
-                    out.append(ScoreEntry(w, "trick", odd * per, "%d tricks at %d%s", law,
-                                          (odd, value, " x%d" % mult if mult > 1 else ""), "tricks"))
-            if doubled and own >= needed and rules.doubled_bonus is not None:
-                bonus, blaw = rules.doubled_bonus[doubled]
-                reason, args = who.bonus_reason(DOUBLINGS[doubled], own - needed)
+            points = odd * cp.per
+            if points:
                 for w in declaring:
-                    out.append(ScoreEntry(w, "honour", bonus * (1 + own - needed), reason, blaw, args, "bonus"))
-        elif rules.undertrick is not None:
+                    if w not in no_trick:
+                        out.append((w, "trick", points, "%d tricks at %d%s", cp.trick_law, "tricks", odd,
+                                    cp.trick_shown, cp.trick_suffix))
+            if cp.bonus is not None and own >= needed:
+                extra = own - needed
+                for w in declaring:
+                    out.append(who.bonus_row(w, cp.bonus * (1 + extra), cp.bonus_law, cp.dbl, extra))
+        elif cp.under is not None:
             short = needed - tricks
-            each, law = rules.undertrick[doubled]
+            each = cp.under
             points = short * each
+            law = cp.under_law
             note = ""
-            if one_spade_limit_applies(rules, contract.level, strain, doubled, sheet.original_one_spade):
+            if cp.limit_always or (original and cp.limit_if_original):
                 limit, slaw = rules.spade_limit  # type: ignore[misc]
                 if points > limit:
                     points, law = limit, slaw
                     note = " (limited to %d on the dealer's original one spade)" % limit
-            elif sheet.spade_note and one_spade_limit_applies(rules, contract.level, strain, doubled, True) \
-                    and points > rules.spade_limit[0]:  # type: ignore[index]
+            elif spade_note and cp.limit_if_original and points > rules.spade_limit[0]:  # type: ignore[index]
                 notes.append("The limit of loss on the dealer's original one spade (law "
                              f"{rules.spade_limit[1]}) is not applied: the sheet names neither the dealer "  # type: ignore[index]
                              "nor original_one_spade.")
             for w in defending:
-                out.append(ScoreEntry(w, "honour", points, who.UNDER, law, who.under_args(short, each, note),
-                                      "undertricks"))
+                out.append(who.under_row(w, points, law, short, each, note))
     else:  # straight bridge: either side scores the odd tricks it wins
-        law = rules.value_law if doubled == 1 else rules.mult_law
         for side, won in ((declaring[0], tricks), (defending[0], 13 - tricks)):
             if won > book and side not in no_trick:
                 odd = won - book
-                out.append(ScoreEntry(side, "trick", odd * per, "%d tricks at %d%s", law,
-                                      (odd, per, " (%d x%d)" % (value, doubled) if doubled > 1 else ""), "tricks"))
+                out.append((side, "trick", odd * cp.per, "%d tricks at %d%s", cp.trick_law, "tricks", odd,
+                            cp.trick_shown, cp.trick_suffix))
 
     # slams, by either side, without revoke tricks
     if own >= 12 or own <= 1:
         winners, won = (declaring, own) if own >= 12 else (defending, 13 - own)
         slam = rules.slam if won == 13 else rules.little_slam if won == 12 else None
         if slam is not None:
+            reason = who.SLAM if won == 13 else who.LITTLE
             for w in winners:
-                out.append(ScoreEntry(w, "honour", slam[0], who.SLAM if won == 13 else who.LITTLE, slam[1], None,
-                                      "slam"))
-
-    # honours and chicane, by the holders, at the undoubled trick value
-    who.honours(rules, sheet, value, out)
-    if not who.PENALTIES_FIRST:
-        _penalties(sheet, out)
-
-    # duplicate: a premium for the trick points of one deal
-    if rules.premium is not None:
-        for w in declaring + defending:
-            made = 0
-            for e in out:
-                if e.side is w and e.column == "trick":
-                    made += e.points
-            if made >= rules.premium_trick_points:
-                out.append(ScoreEntry(w, "honour", rules.premium[0], "premium: %d trick points in one deal",
-                                      rules.premium[1], (made,), "premium"))
-
-    if only:  # a revoking side scores nothing but honours (and, under some codes, chicane)
-        out = [e for e in out if e.side not in only or e.rule in _KEPT_BY_REVOKERS]
-    if revokers and rules.revoking_no_slam:  # 1904 law 90, V: no Grand Slam or Little Slam, that hand
-        out = [e for e in out if not (e.rule == "slam" and e.side in revokers)]
-    return out, notes, revokers if rules.revoking_cap is not None else ()
+                out.append((w, "honour", slam[0], reason, slam[1], "slam"))
 
 
-def _penalties(sheet: Sheet, out: list[ScoreEntry]) -> None:
+def premium(rules: Rules, whos: tuple[str, ...], out: list[Row]) -> None:
+    """Duplicate: a premium for the trick points of one deal."""
+    least = rules.premium_trick_points
+    points, law = rules.premium  # type: ignore[misc]
+    made_by: dict[str, int] = {}
+    for e in out:
+        if e[1] == "trick":
+            made_by[e[0]] = made_by.get(e[0], 0) + e[2]
+    if not made_by and least > 0:  # no trick points: no premium
+        return
+    for w in whos:
+        made = made_by.get(w, 0)
+        if made >= least:
+            out.append((w, "honour", points, "premium: %d trick points in one deal", law, "premium", made))
+
+
+def _penalties(sheet: Sheet, out: list[Row]) -> None:
     for p in sheet.penalties:
         if p.points:
-            out.append(ScoreEntry(p.who, p.column, p.points, p.reason, p.law, None, "penalty"))
+            out.append((p.who._value_, p.column, p.points, p.reason, p.law, "penalty"))
 
 
-def cap_entries(entries: list[ScoreEntry] | tuple[ScoreEntry, ...], sides: tuple[Side, ...],
-                below: dict[Any, int], cap: int, law: str) -> tuple[ScoreEntry, ...]:
-    """Hold each revoking side's trick points in the hand so that its score toward game stays at or under ``cap``
-    (1904 law 90 V, 1905 law 89)."""
-    out = list(entries)
-    for side in sides:
-        mine = [e for e in out if e.side is side and e.column == "trick" and e.points > 0]
-        total = sum(e.points for e in mine)
+def cap_entries(rows: list[Row] | tuple[Row, ...], sides: tuple[Side, ...], below: dict[str, int], cap: int,
+                law: str) -> tuple[Row, ...]:
+    """Hold each revoking side's trick points in the hand so that its score toward game (``below``, by the text of
+    the side) stays at or under ``cap`` (1904 law 90 V, 1905 law 89)."""
+    out = list(rows)
+    for side_of in sides:
+        side = side_of._value_
+        mine = [e for e in out if e[0] == side and e[1] == "trick" and e[2] > 0]
+        total = sum(e[2] for e in mine)
         allowed = max(0, cap - below.get(side, 0))
         if total > allowed:
             out = [e for e in out if all(e is not m for m in mine)]
             if allowed:
-                out.append(ScoreEntry(side, "trick", allowed, "(capped at %d toward game)", law, (cap,), "tricks"))
+                out.append((side, "trick", allowed, "(capped at %d toward game)", law, "tricks", cap))
     return tuple(out)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from ..errors import InputError
 from ..values import Card, Seat, Side, Strain
 
-__all__ = ["Hands", "read_hands", "parse_deal", "honours_of", "honour_counts", "voids"]
+__all__ = ["Hands", "read_hands", "read_card_hands", "parse_deal", "honours_of", "honour_counts", "voids"]
 
 Hands = dict[Seat, tuple[str, str, str, str]]  # seat -> ranks held in spades, hearts, diamonds, clubs
 
@@ -23,6 +23,9 @@ _HONOURS = "AKQJT"
 _CACHE: dict[str, Hands] = {}
 _SHAPE = ("expected a PBN deal such as 'N:AKQ2.KJ3.A54.QT9 ...' (first seat, then four hands clockwise, each "
           "spades.hearts.diamonds.clubs)")
+_ORDER = {s._value_: tuple(s.after(i) for i in range(4)) for s in Seat}  # the first seat, then clockwise
+_DECK = frozenset(s + r for s in _SUITS for r in _RANKS)
+_SEAT_OF = {s._value_: s for s in Seat}
 
 
 def read_hands(text: object, field_name: str = "deal") -> Hands:
@@ -33,6 +36,38 @@ def read_hands(text: object, field_name: str = "deal") -> Hands:
             return hit
     if not isinstance(text, str) or ":" not in text or len(text) > 100:
         raise InputError(field_name, _SHAPE)
+    out = _well_formed(text)
+    if out is None:
+        out = _read(text, field_name)
+    if len(_CACHE) < 4096:
+        _CACHE[text] = out
+    return out
+
+
+def _well_formed(text: str) -> Hands | None:
+    """The deal as most deals are written (``N:`` and four hands of upper-case ranks): the hands if each holds 13
+    cards (16 characters with its three dots) and each suit of the deck is dealt once (so 52 distinct cards), else
+    None (:func:`_read` then reads it and names what is wrong)."""
+    first, _, rest = text.partition(":")
+    order = _ORDER.get(first)
+    hands = rest.split()
+    if order is None or len(hands) != 4:
+        return None
+    h0, h1, h2, h3 = hands
+    if len(h0) != 16 or len(h1) != 16 or len(h2) != 16 or len(h3) != 16:
+        return None
+    a, b, c, d = h0.split("."), h1.split("."), h2.split("."), h3.split(".")
+    if len(a) != 4 or len(b) != 4 or len(c) != 4 or len(d) != 4:
+        return None
+    for j in (0, 1, 2, 3):
+        suit = a[j] + b[j] + c[j] + d[j]
+        if len(suit) != 13 or not _RANKS.issuperset(suit) or len(set(suit)) != 13:
+            return None
+    n0, n1, n2, n3 = order
+    return {n0: tuple(a), n1: tuple(b), n2: tuple(c), n3: tuple(d)}  # type: ignore[dict-item]
+
+
+def _read(text: str, field_name: str) -> Hands:
     first, _, rest = text.strip().partition(":")
     start = Seat.parse(first.strip(), field_name)
     hands = rest.split()
@@ -59,9 +94,59 @@ def read_hands(text: object, field_name: str = "deal") -> Hands:
         if len(set(ranks)) != len(ranks):
             twice = next(r for r in ranks if ranks.count(r) > 1)
             raise InputError(field_name, f"{_SUITS[j]}{twice} appears twice: a deal is 52 distinct cards")
-    if len(_CACHE) < 4096:
-        _CACHE[text] = out
     return out
+
+
+def read_card_hands(hands: object, field_name: str = "hands") -> Hands:
+    """Four hands given as card texts by seat (``{"N": ["SA", "HT", ...], ...}``, as the table holds them), read
+    into the form :func:`read_hands` gives: each seat's thirteen cards, the 52 of the deck once each."""
+    if not isinstance(hands, Mapping) or len(hands) != 4:
+        raise InputError(field_name, "expected the four hands by seat, {N: [SA, HT, ...], E: [...], S: [...], W: [...]}")
+    out: Hands = {}
+    for key, cards in hands.items():
+        seat = _SEAT_OF.get(key) if type(key) is str else None
+        if seat is None or seat in out:
+            raise InputError(field_name, f"expected the seats N, E, S and W, got {key!r:.20}")
+        if type(cards) not in (list, tuple) or len(cards) != 13:
+            raise InputError(f"{field_name}.{seat._value_}", f"expected the 13 card texts {seat._value_} holds, "
+                             f"got {cards!r:.80}")
+        try:
+            known = _DECK.issuperset(cards)
+        except TypeError:  # a card that cannot be a card text at all
+            known = False
+        if not known:
+            bad = next(c for c in cards if not (type(c) is str and c in _DECK))
+            raise InputError(f"{field_name}.{seat._value_}", f"{bad!r:.20} is not a card: expected a suit C D H S "
+                             "then a rank AKQJT98765432 (e.g. SA, HT)")
+        out[seat] = _by_suit(cards)
+    h0, h1, h2, h3 = out.values()
+    for j in (0, 1, 2, 3):
+        suit = h0[j] + h1[j] + h2[j] + h3[j]
+        if len(suit) != 13 or len(set(suit)) != 13:
+            seen = {c for cards in hands.values() for c in cards}  # type: ignore[union-attr]
+            raise InputError(field_name, f"a deal is 52 distinct cards; these hands hold {len(seen)} different cards")
+    return out
+
+
+def _by_suit(cards: list[str] | tuple[str, ...]) -> tuple[str, str, str, str]:
+    """Thirteen card texts as the ranks held in spades, hearts, diamonds and clubs. Cards grouped by suit in that
+    order (as a deal string is read) are cut apart; any other order is sorted out card by card."""
+    joined = "".join(cards)
+    cuts = _GROUPED.get(joined[::2])
+    if cuts is not None:
+        ranks = joined[1::2]
+        a, b, c = cuts
+        return ranks[:a], ranks[a:b], ranks[b:c], ranks[c:]
+    by = ["", "", "", ""]
+    for card in cards:
+        by[_SUIT_INDEX[card[0]]] += card[1]
+    return by[0], by[1], by[2], by[3]
+
+
+_SUIT_INDEX = {s: j for j, s in enumerate(_SUITS)}
+# the suits of a hand's thirteen cards grouped spades, hearts, diamonds, clubs -> where each suit ends
+_GROUPED = {"S" * a + "H" * b + "D" * c + "C" * (13 - a - b - c): (a, a + b, a + b + c)
+            for a in range(14) for b in range(14 - a) for c in range(14 - a - b)}
 
 
 def parse_deal(text: object, field_name: str = "deal") -> dict[Seat, tuple[Card, ...]]:
@@ -71,23 +156,25 @@ def parse_deal(text: object, field_name: str = "deal") -> dict[Seat, tuple[Card,
             for seat, suits in hands.items()}
 
 
-def _suit_index(strain: Strain) -> int:
-    return _SUITS.index("S" if strain is Strain.R else strain.value)
+_TRUMP_SUIT = {"S": 0, "R": 0, "H": 1, "D": 2, "C": 3}  # the suit of a trump strain (royal spades are spades)
+_NOT_HONOURS = str.maketrans("", "", "98765432")  # what is left of a suit's ranks is its honours
+_SIDES = ((Side.NS, Seat.N, Seat.S), (Side.EW, Seat.E, Seat.W))
 
 
 def honour_counts(hands: Mapping[Seat, tuple[str, str, str, str]], strain: Strain) -> dict[Seat, int]:
     """Honours each hand holds: aces at no trumps, else the trump A K Q J T."""
     if strain is Strain.NT:
-        return {s: sum(1 for ranks in suits if "A" in ranks) for s, suits in hands.items()}
-    j = _suit_index(strain)
-    return {s: sum(1 for r in suits[j] if r in _HONOURS) for s, suits in hands.items()}
+        return {s: ("A" in suits[0]) + ("A" in suits[1]) + ("A" in suits[2]) + ("A" in suits[3])
+                for s, suits in hands.items()}
+    j = _TRUMP_SUIT[strain._value_]
+    return {s: len(suits[j].translate(_NOT_HONOURS)) for s, suits in hands.items()}
 
 
 def voids(hands: Mapping[Seat, tuple[str, str, str, str]], strain: Strain) -> tuple[Seat, ...]:
     """The hands that hold no trump (none at no trumps)."""
     if strain is Strain.NT:
         return ()
-    j = _suit_index(strain)
+    j = _TRUMP_SUIT[strain._value_]
     return tuple(s for s, suits in hands.items() if not suits[j])
 
 
@@ -96,18 +183,21 @@ def honours_of(deal: Mapping[Seat, object], strain: Strain) -> tuple[Side, str] 
     :func:`read_hands` or :func:`parse_deal` gives it."""
     counts = _counts_any(deal, strain)
     if strain is Strain.NT:
-        for side in (Side.NS, Side.EW):
-            a, b = (counts[s] for s in side.seats)
-            if max(a, b) == 4:
+        for side, x, y in _SIDES:
+            a, b = counts[x], counts[y]
+            if a == 4 or b == 4:
                 return side, "four_aces_in_one_hand"
             if a + b == 4:
                 return side, "four_aces_between_partners"
             if a + b == 3:
                 return side, "three_aces_between_partners"
         return None
-    for side in (Side.NS, Side.EW):
-        a, b = (counts[s] for s in side.seats)
-        hi, total = max(a, b), a + b
+    for side, x, y in _SIDES:
+        a, b = counts[x], counts[y]
+        total = a + b
+        if total < 3:
+            continue
+        hi = a if a > b else b
         if hi == 5:
             return side, "five_in_one_hand"
         if hi == 4 and total == 5:
@@ -118,16 +208,15 @@ def honours_of(deal: Mapping[Seat, object], strain: Strain) -> tuple[Side, str] 
             return side, "five_between_partners"
         if total == 4:
             return side, "four_between_partners"
-        if total == 3:
-            return side, "three_between_partners"
+        return side, "three_between_partners"
     return None
 
 
 def _counts_any(deal: Mapping[Seat, object], strain: Strain) -> dict[Seat, int]:
     first = next(iter(deal.values()))
-    if isinstance(first, tuple) and first and isinstance(first[0], Card):
+    if type(first) is tuple and first and isinstance(first[0], Card):
         suit = None if strain is Strain.NT else ("S" if strain is Strain.R else strain.value)
-        return {s: sum(1 for c in cards if (c.rank == "A" if suit is None else  # type: ignore[attr-defined]
+        return {s: sum(1 for c in cards if (c.rank == "A" if suit is None else  # type: ignore[attr-defined, misc]
                                             c.suit.value == suit and c.rank in _HONOURS))
                 for s, cards in deal.items()}  # type: ignore[union-attr]
     return honour_counts(deal, strain)  # type: ignore[arg-type]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterator
 
 from ..values import Seat, Side, Strain
 
-__all__ = ["Contract", "ScoreEntry", "Score", "new_score"]
+__all__ = ["Contract", "ScoreEntry", "Score", "Row", "WHO", "new_score", "score_of"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,9 @@ class ScoreEntry:
     def _key(self) -> tuple[Any, ...]:
         return (self.side, self.column, self.points, self.reason, self.law)
 
+    def _row(self) -> "Row":
+        return (self.side._value_, self.column, self.points, self.reason, self.law, self.rule)
+
     def __iter__(self) -> Iterator[Any]:
         return iter(self._key())
 
@@ -70,34 +73,126 @@ class ScoreEntry:
                 "law": self.law}
 
 
-_PAIRS = (Side.NS, Side.EW)
+# A row is an entry as the scorer makes it, a flat tuple of texts and numbers: (side, column, points, reason, law,
+# rule, *args) — who scores given by the text of his side or seat; the reason a template that the args, if there are
+# any, fill when it is read (a row without args has its reason as it stands). Holding nothing but texts and numbers,
+# rows are soon left alone by the garbage collector; a Score keeps its rows and makes its ScoreEntry objects when
+# ``entries`` is first read.
+Row = tuple[Any, ...]
+WHO: dict[str, Side | Seat] = {**{s._value_: s for s in Side}, **{s._value_: s for s in Seat}}  # a row's side
+_MORE = ("notes", "games", "rubber", "deals", "players", "settlement", "capped")
 
 
-@dataclass(frozen=True)
 class Score:
-    code: str
-    entries: tuple[ScoreEntry, ...]
-    notes: tuple[str, ...] = ()
-    games: tuple[Mapping[str, Any], ...] = ()
-    rubber: Mapping[str, Any] | None = None
-    deals: tuple["Score", ...] = field(default=(), repr=False)
+    """A deal's or a rubber's score: its entries, notes, and (a rubber) games, result and deals; in three-hand the
+    players and their settlement. Immutable: every field is read-only."""
 
-    players: tuple[Seat, ...] = ()  # three-hand: the players, each scoring for himself
-    settlement: Mapping[str, int] | None = None
-    capped: tuple[Side, ...] = field(default=(), repr=False)  # revoking sides held below game (straight bridge)
+    __slots__ = ("_code", "_rows", "_entries", "_more")
+    _FIELDS = ("code", "entries") + _MORE
+
+    def __init__(self, code: str, entries: tuple[ScoreEntry, ...] | list[ScoreEntry], notes: tuple[str, ...] = (),
+                 games: tuple[Mapping[str, Any], ...] = (), rubber: Mapping[str, Any] | None = None,
+                 deals: tuple["Score", ...] = (), players: tuple[Seat, ...] = (),
+                 settlement: Mapping[str, int] | None = None, capped: tuple[Side, ...] = ()) -> None:
+        entries = tuple(entries)
+        self._code = code
+        self._rows: tuple[Row, ...] = tuple(e._row() for e in entries)
+        self._entries: tuple[ScoreEntry, ...] | None = entries
+        more = {k: v for k, v in (("notes", notes), ("games", games), ("rubber", rubber), ("deals", deals),
+                                  ("players", players), ("settlement", settlement), ("capped", capped))
+                if v is not None and v != ()}
+        self._more: dict[str, Any] | None = more or None
+
+    @property
+    def code(self) -> str:
+        return self._code
+
+    @property
+    def entries(self) -> tuple[ScoreEntry, ...]:
+        """The entries, made from the rows when first read (each reason formatted when it is read)."""
+        got = self._entries
+        if got is None:
+            got = self._entries = tuple([ScoreEntry(WHO[r[0]], r[1], r[2], r[3], r[4], r[6:] or None, r[5])
+                                         for r in self._rows])
+        return got
+
+    def _get(self, name: str, default: Any) -> Any:
+        more = self._more
+        return default if more is None else more.get(name, default)
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return self._get("notes", ())  # type: ignore[no-any-return]
+
+    @property
+    def games(self) -> tuple[Mapping[str, Any], ...]:
+        return self._get("games", ())  # type: ignore[no-any-return]
+
+    @property
+    def rubber(self) -> Mapping[str, Any] | None:
+        return self._get("rubber", None)  # type: ignore[no-any-return]
+
+    @property
+    def deals(self) -> tuple["Score", ...]:
+        return self._get("deals", ())  # type: ignore[no-any-return]
+
+    @property
+    def players(self) -> tuple[Seat, ...]:
+        """Three-hand: the players, each scoring for himself."""
+        return self._get("players", ())  # type: ignore[no-any-return]
+
+    @property
+    def settlement(self) -> Mapping[str, int] | None:
+        return self._get("settlement", None)  # type: ignore[no-any-return]
+
+    @property
+    def capped(self) -> tuple[Side, ...]:
+        """Revoking sides held below game (straight bridge)."""
+        return self._get("capped", ())  # type: ignore[no-any-return]
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f) for f in self._FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Score and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # a rubber's mappings are not hashable
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._FIELDS if f not in ("deals", "capped"))
+        return f"Score({shown})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuilt, (self._code, self._rows, self._more))
 
     def total(self, side: Side | Seat, column: str | None = None) -> int:
-        return sum(e.points for e in self.entries if e.side is side and (column is None or e.column == column))
+        who = side._value_
+        return sum(r[2] for r in self._rows if r[0] == who and (column is None or r[1] == column))
 
     def totals(self) -> dict[str, dict[str, int]]:
-        """Each side's (each player's) trick, honour and whole total, in one pass over the entries."""
-        who: tuple[Side | Seat, ...] = self.players or _PAIRS
-        acc = {s: [0, 0] for s in who}
-        for e in self.entries:
-            row = acc.get(e.side)
-            if row is not None:
-                row[e.column == "honour"] += e.points
-        return {s.value: {"trick": t, "honour": h, "total": t + h} for s, (t, h) in acc.items()}
+        """Each side's (each player's) trick, honour and whole total, in one pass over the rows."""
+        if self._more is not None and "players" in self._more:
+            acc = {s._value_: [0, 0] for s in self._more["players"]}
+            for row in self._rows:
+                got = acc.get(row[0])
+                if got is not None:
+                    got[row[1] == "honour"] += row[2]
+            return {s: {"trick": t, "honour": h, "total": t + h} for s, (t, h) in acc.items()}
+        ns_trick = ns_honour = ew_trick = ew_honour = 0
+        for row in self._rows:
+            side = row[0]
+            if side == "NS":
+                if row[1] == "honour":
+                    ns_honour += row[2]
+                else:
+                    ns_trick += row[2]
+            elif side == "EW":
+                if row[1] == "honour":
+                    ew_honour += row[2]
+                else:
+                    ew_trick += row[2]
+        return {"NS": {"trick": ns_trick, "honour": ns_honour, "total": ns_trick + ns_honour},
+                "EW": {"trick": ew_trick, "honour": ew_honour, "total": ew_trick + ew_honour}}
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"code": self.code, "entries": [e.to_dict() for e in self.entries],
@@ -113,10 +208,39 @@ class Score:
         return d
 
 
-def new_score(code_id: str, entries: tuple[ScoreEntry, ...], notes: tuple[str, ...] = (),
-              capped: tuple[Side, ...] = (), players: tuple[Seat, ...] = ()) -> Score:
-    """A deal's Score without the frozen dataclass's per-field __setattr__ (the hot path of scoring)."""
-    obj = object.__new__(Score)
-    obj.__dict__.update(code=code_id, entries=entries, notes=notes, games=(), rubber=None, deals=(), players=players,
-                        settlement=None, capped=capped)
+def _rebuilt(code: str, rows: tuple[Row, ...], more: dict[str, Any] | None) -> Score:
+    return new_score(code, rows, **(more or {}))
+
+
+_new = object.__new__
+
+
+def score_of(code_id: str, rows: tuple[Row, ...], more: dict[str, Any]) -> Score:
+    """A Score from its rows and the rest of its fields (``more``: notes, games, rubber, deals, players, settlement,
+    capped — only those it has)."""
+    obj = _new(Score)
+    obj._code = code_id
+    obj._rows = rows
+    obj._entries = None
+    obj._more = more or None
+    return obj
+
+
+def new_score(code_id: str, rows: tuple[Row, ...], notes: tuple[str, ...] = (), capped: tuple[Side, ...] = (),
+              players: tuple[Seat, ...] = (), **rubber: Any) -> Score:
+    """A Score from its rows (the hot path of scoring: no ScoreEntry is made until one is read); a rubber's also
+    has ``games``, ``rubber``, ``deals`` and (three-hand) ``settlement``."""
+    obj = _new(Score)
+    obj._code = code_id
+    obj._rows = rows
+    obj._entries = None
+    more = None
+    if notes or capped or players or rubber:
+        more = {k: v for k, v in (("notes", notes), ("capped", capped), ("players", players)) if v}
+        for key, value in rubber.items():
+            if key not in _MORE:
+                raise TypeError(f"new_score: a Score has no {key}")
+            if value is not None and value != ():
+                more[key] = value
+    obj._more = more or None
     return obj

@@ -13,8 +13,10 @@ from typing import Any
 
 from ..errors import InputError
 from ..values import Seat, Side
-from .core import Partnerships, cap_entries, variant_of
-from .model import Score, ScoreEntry
+from .core import Partnerships, variant_of
+from .fast import score_plain
+from .model import Row, Score, score_of
+from .plan import plan_of
 from .rules import Rules
 from .sheet import check_keys
 
@@ -39,9 +41,8 @@ def settle(totals: Mapping[str, int]) -> dict[str, int]:
     return out
 
 
-def score_rubber(rules: Rules, rubber: Mapping[str, Any]) -> Score:
-    from . import score_one  # the one-deal scorer (a deal played, or one ended without play)
-
+def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> Score:
+    """A rubber's deals, games and result (``fast``: a plain deal is read by :func:`.fast.score_plain`)."""
     check_keys(rubber, _RUBBER_KEYS, "", "a rubber has")
     deals = rubber.get("deals")
     if not isinstance(deals, list) or not deals:
@@ -54,85 +55,104 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any]) -> Score:
     if "note" in rubber and not isinstance(rubber["note"], str):
         raise InputError("note", "expected a text")
     who = variant_of(rules)
-    entries: list[ScoreEntry] = []
+    plan = plan_of(rules)
+    rows: list[Row] = []
     notes: list[str] = []
     games: list[dict[str, Any]] = []
-    kept: tuple[Any, ...] | None = None
-    won: dict[Any, int] = {}
-    below: dict[Any, int] = {}
+    kept: tuple[Any, ...] = () if who.three else (Side.NS, Side.EW)  # who keeps a score
+    names: tuple[str, ...] = tuple(k._value_ for k in kept)  # ... as rows name them
+    won: dict[str, int] = dict.fromkeys(names, 0)
+    below: dict[str, int] = dict.fromkeys(names, 0)  # each one's trick points toward the game
+    totals: dict[str, int] = dict.fromkeys(names, 0)  # and in the rubber
     scored: list[Score] = []
     winner = None
-    game_deals: list[int] = []
+    game_from = 1  # the number of the first deal of the game in play
     dummy = None
-    for i, d in enumerate(deals):
-        where = f"deals[{i}]."
+    game_points = rules.game_points
+    plain = fast and plan.four_hand
+    code_id = rules.id
+    for n, d in enumerate(deals, 1):  # n: the deal's number in the rubber
         if winner is not None:
-            raise InputError(f"deals[{i}]", "the rubber was already won: this deal belongs to the next rubber")
-        if not isinstance(d, Mapping):
-            raise InputError(f"deals[{i}]", "expected a deal result")
-        if d.get("code", rules.id) != rules.id:
-            raise InputError(f"{where}code", f"the rubber is scored under {rules.id}; a deal cannot name another code")
-        if rules.three and isinstance(d, Mapping):
-            if dummy is not None and d.get("dummy") != dummy:
-                raise InputError(f"{where}dummy", f"the players keep their seats through a rubber: the dummy packet "
-                                 f"is {dummy} in deals[0]")
-            dummy = d.get("dummy")
-        s = score_one(rules, {**d, "code": rules.id}, where, capped_below=below)
-        if kept is None:
-            kept = s.players or (Side.NS, Side.EW)
-            won = {k: 0 for k in kept}
-            below = {k: 0 for k in kept}
+            raise InputError(f"deals[{n - 1}]", "the rubber was already won: this deal belongs to the next rubber")
+        if type(d) is not dict and not isinstance(d, Mapping):
+            raise InputError(f"deals[{n - 1}]", "expected a deal result")
+        if "code" in d and d["code"] != code_id:
+            raise InputError(f"deals[{n - 1}].code", f"the rubber is scored under {code_id}; a deal cannot name "
+                             "another code")
+        s = score_plain(plan, d) if plain and type(d) is dict else None
+        if s is None:
+            from . import score_one  # the one-deal scorer (a deal played, or one ended without play)
+
+            if rules.three:
+                if dummy is not None and d.get("dummy") != dummy:
+                    raise InputError(f"deals[{n - 1}].dummy", f"the players keep their seats through a rubber: the "
+                                     f"dummy packet is {dummy} in deals[0]")
+                dummy = d.get("dummy")
+            s = score_one(rules, {**d, "code": code_id}, f"deals[{n - 1}].", capped_below=below)
+            if not kept:  # three-hand: the players are those of the first deal
+                kept = s.players
+                names = tuple(k._value_ for k in kept)
+                won = dict.fromkeys(names, 0)
+                below = dict.fromkeys(names, 0)
+                totals = dict.fromkeys(names, 0)
         scored.append(s)
-        entries.extend(s.entries)
-        game_deals.append(i + 1)
-        for e in s.entries:
-            if e.column == "trick" and e.side in below:
-                below[e.side] += e.points
-        leader = max(kept, key=lambda x: below[x])
-        if below[leader] >= rules.game_points:
+        deal_rows = s._rows
+        rows += deal_rows
+        reached = False
+        for e in deal_rows:
+            who_ = e[0]
+            if who_ in totals:
+                totals[who_] += e[2]
+                if e[1] == "trick":
+                    below[who_] += e[2]
+                    reached = reached or below[who_] >= game_points
+        if not reached and game_points > 0:
+            continue  # no one reached game on this deal (a score toward game at game would have won it before)
+        leader = max(names, key=below.__getitem__)
+        if below[leader] >= game_points:
             won[leader] += 1
             if not who.three:
-                games.append({"winner": leader.value, "deals": game_deals,
-                              "trick_points": {k.value: v for k, v in below.items()}})
+                games.append({"winner": leader, "deals": list(range(game_from, n + 1)), "trick_points": below})
             if rules.game_bonus is not None:
-                entries.append(ScoreEntry(leader, "honour", rules.game_bonus[0], "game", rules.game_bonus[1]))
-            below = {k: 0 for k in kept}
-            game_deals = []
+                rows.append((leader, "honour", rules.game_bonus[0], "game", rules.game_bonus[1], ""))
+                totals[leader] += rules.game_bonus[0]
+            below = dict.fromkeys(names, 0)
+            game_from = n + 1
             if won[leader] == rules.rubber_games:
                 winner = leader
                 if rules.rubber_bonus is not None:
-                    entries.append(ScoreEntry(winner, "honour", rules.rubber_bonus[0], "rubber", rules.rubber_bonus[1]))
-    if kept is None:  # pragma: no cover - deals is not empty
-        raise InputError("deals", "expected a list of deal results")
+                    rows.append((winner, "honour", rules.rubber_bonus[0], "rubber", rules.rubber_bonus[1], ""))
+                    totals[winner] += rules.rubber_bonus[0]
     if winner is None and unfinished:
         if rules.unfinished_rubber_game is None:
             raise InputError("unfinished", f"{rules.id} states no score for an unfinished rubber")
-        for k in kept:
-            if won[k] and all(won[k] > won[o] for o in kept if o is not k):
-                entries.append(ScoreEntry(k, "honour", rules.unfinished_rubber_game[0],
-                                          "winners of a game in an unfinished rubber", rules.unfinished_rubber_game[1]))
+        for k in names:
+            if won[k] and all(won[k] > won[o] for o in names if o != k):
+                rows.append((k, "honour", rules.unfinished_rubber_game[0], "winners of a game in an unfinished rubber",
+                             rules.unfinished_rubber_game[1], ""))
+                totals[k] += rules.unfinished_rubber_game[0]
         notes.append("The rubber was stopped unfinished; the score is made up as it stands.")
     elif winner is None:
         notes.append("The rubber is not finished.")
-    totals = {k: 0 for k in kept}
-    for e in entries:
-        if e.side in totals:
-            totals[e.side] += e.points
-    return _rubber_score(rules, who, kept, entries, notes, games, won, winner, totals, scored, unfinished)
+    return _rubber_score(rules, who, kept, rows, notes, games, won, winner, totals, scored, unfinished)
 
 
-def _rubber_score(rules: Rules, who: Partnerships, kept: tuple[Any, ...], entries: list[ScoreEntry],
-                  notes: list[str], games: list[dict[str, Any]], won: dict[Any, int], winner: Any,
-                  totals: dict[Any, int], scored: list[Score], unfinished: bool) -> Score:
-    rub: dict[str, Any] = {"games": {k.value: v for k, v in won.items() if v or not who.three},
-                           "winner": winner.value if winner is not None else None,
-                           "totals": {k.value: v for k, v in totals.items()}}
+def _rubber_score(rules: Rules, who: Partnerships, kept: tuple[Any, ...], rows: list[Row],
+                  notes: list[str], games: list[dict[str, Any]], won: dict[str, int], winner: str | None,
+                  totals: dict[str, int], scored: list[Score], unfinished: bool) -> Score:
+    rub: dict[str, Any] = {"games": {k: v for k, v in won.items() if v or not who.three}, "winner": winner,
+                           "totals": totals}
+    more: dict[str, Any] = {"rubber": rub, "deals": tuple(scored)}
+    if notes:
+        more["notes"] = tuple(notes)
     if who.three:
-        players = tuple(k for k in kept if isinstance(k, Seat))
-        return Score(rules.id, tuple(entries), tuple(notes), (), rub, tuple(scored), players=players,
-                     settlement=settle({k.value: v for k, v in totals.items()}))
-    if winner is not None or unfinished:
-        ns, ew = totals[Side.NS], totals[Side.EW]
-        rub["difference"] = abs(ns - ew)
-        rub["won_by"] = (Side.NS if ns > ew else Side.EW).value if ns != ew else None
-    return Score(rules.id, tuple(entries), tuple(notes), tuple(games), rub, tuple(scored))
+        more["players"] = tuple(k for k in kept if isinstance(k, Seat))
+        more["settlement"] = settle(dict(totals))
+    else:
+        if games:
+            more["games"] = tuple(games)
+        if winner is not None or unfinished:
+            ns, ew = totals["NS"], totals["EW"]
+            rub["difference"] = abs(ns - ew)
+            rub["won_by"] = ("NS" if ns > ew else "EW") if ns != ew else None
+    return score_of(rules.id, tuple(rows), more)

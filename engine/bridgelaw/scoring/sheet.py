@@ -21,12 +21,12 @@ from typing import Any
 
 from ..errors import InputError, did_you_mean
 from ..values import Seat, Side, Strain
-from .deal import Hands, honour_counts, honours_of, read_hands, voids
+from .deal import Hands, honour_counts, honours_of, read_card_hands, read_hands, voids
 from .model import Contract
 from .rules import Rules
 
-__all__ = ["Sheet", "Revoke", "Penalty", "read_sheet", "read_penalties", "parse_contract", "DEAL_KEYS",
-           "NO_PLAY_KEYS"]
+__all__ = ["Sheet", "Revoke", "Penalty", "read_sheet", "read_penalties", "parse_contract", "original_one_spade",
+           "DEAL_KEYS", "NO_PLAY_KEYS"]
 
 DEAL_KEYS = ("code", "dealer", "declarer", "contract", "tricks", "deal", "honours", "chicane", "revokes",
              "penalties", "original_one_spade", "dummy", "note", "new_deal")
@@ -244,7 +244,7 @@ def _revokes(result: Mapping[str, Any], where: str) -> tuple[Revoke, ...]:
 def _stated_honours(rules: Rules, h: Any, strain: Strain, where: str) -> tuple[Side, str] | None:
     if h is None or h == "none":
         return None
-    if type(h) is dict and type(h.get("held")) is str and h.get("side") in _SIDE:
+    if type(h) is dict and type(h.get("held")) is str and type(h.get("side")) is str and h["side"] in _SIDE:
         if len(h) != 2:
             check_keys(h, ("side", "held"), f"{where}honours.", "honours have")
         table = rules.honours_no_trump if strain is Strain.NT else rules.honours_trump
@@ -253,7 +253,7 @@ def _stated_honours(rules: Rules, h: Any, strain: Strain, where: str) -> tuple[S
                              + did_you_mean(h["held"], table)
                              + (" (at no trumps honours are aces)" if strain is Strain.NT else ""))
         return _SIDE[h["side"]], h["held"]
-    if isinstance(h, Mapping) and "side" in h and h.get("side") not in _SIDE:
+    if isinstance(h, Mapping) and "side" in h and (type(h.get("side")) is not str or h.get("side") not in _SIDE):
         raise InputError(f"{where}honours.side", f"expected NS or EW, got {_show(h.get('side'))}")
     raise InputError(f"{where}honours", "expected {side: NS|EW, held: four_in_one_hand|...} or 'none' (or give "
                      "the deal)")
@@ -270,7 +270,7 @@ def _stated_chicane(rules: Rules, c: Any, strain: Strain, where: str) -> tuple[S
             raise InputError(f"{where}chicane[{i}]", f"{s.value} is named twice: list each seat void of trumps once")
     if rules.chicane is None:
         raise InputError(f"{where}chicane", f"{rules.id} has no chicane"
-                         + (f" ({rules.code.params.none('chicane').note})" if rules.code.params.none("chicane") else ""))
+                         + (f" ({rules.code.params.none('chicane').note})" if rules.code.params.none("chicane") else ""))  # type: ignore[attr-defined]
     if strain is Strain.NT:
         raise InputError(f"{where}chicane", "at no trumps there is no trump to be void of: no chicane")
     if len(seats) > 3:
@@ -327,8 +327,10 @@ def _counts_from_deal(hands: Hands, strain: Strain, declarer: Seat, dummy: Seat,
 # The sheet
 
 
-def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "") -> Sheet:
-    """A deal's result, checked and completed (see the module docstring)."""
+def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: Mapping[str, Any] | None = None
+               ) -> Sheet:
+    """A deal's result, checked and completed (see the module docstring). ``hands`` (card texts by seat) stand
+    for the result's ``deal``."""
     if not _DEAL_KEY_SET.issuperset(result):
         check_keys(result, DEAL_KEYS, where)
     elif None in result.values():
@@ -339,7 +341,7 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "") -> Shee
     if declarer is None:
         declarer = _seat(result["declarer"], f"{where}declarer")
     contract = parse_contract(rules, result.get("contract"), f"{where}contract")
-    tricks = result.get("tricks")
+    tricks: int = result.get("tricks")  # type: ignore[assignment]  # checked on the next line
     if type(tricks) is not int or not 0 <= tricks <= 13:
         _int(tricks, f"{where}tricks", 0, 13)
     dealer = None
@@ -352,6 +354,10 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "") -> Shee
                          "carries only new_deal and its penalties)")
     strain = contract.strain
     dummy = None
+    held: tuple[Side, str] | None
+    chicane: tuple[Seat, ...]
+    counts: Mapping[Seat, tuple[int, int]] | None
+    players: tuple[Seat, ...] | None
     if rules.three:
         if "dummy" not in result:
             raise InputError(f"{where}dummy", "is required in three-hand: the seat of the dummy hand (no player "
@@ -365,9 +371,9 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "") -> Shee
         if "chicane" in result and result["chicane"] != []:
             raise InputError(f"{where}chicane", "the Laws of Three Hand Auction score no chicane (T13 scores honours "
                              "by each player); give any points agreed as penalties")
-        deal = result.get("deal")
-        if deal is not None:
-            counts = _counts_from_deal(read_hands(deal, f"{where}deal"), strain, declarer, dummy, players)
+        dealt = _dealt(result, hands, where)
+        if dealt is not None:
+            counts = _counts_from_deal(dealt, strain, declarer, dummy, players)
             if result.get("honours") not in (None, "none") or result.get("honours") == "none" and any(
                     n for n, _ in counts.values()):
                 stated = _three_hand_counts(rules, result.get("honours"), strain, declarer, dummy, players, where)
@@ -382,19 +388,18 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "") -> Shee
             raise InputError(f"{where}dummy", f"the dummy is the declarer's partner, {declarer.partner.value}")
         players = None
         counts = None
-        deal = result.get("deal")
-        if deal is not None:
-            hands = read_hands(deal, f"{where}deal")
-            held = honours_of(hands, strain)
+        dealt = _dealt(result, hands, where)
+        if dealt is not None:
+            held = honours_of(dealt, strain)
             table = rules.honours_no_trump if strain is Strain.NT else rules.honours_trump
             if held is not None and held[1] not in table:
                 held = None  # a holding this code does not score
-            chicane = voids(hands, strain) if rules.chicane is not None else ()
+            chicane = voids(dealt, strain) if rules.chicane is not None else ()
             if "honours" in result:
-                stated = _stated_honours(rules, result["honours"], strain, where)
-                if stated != held:
+                stated_held = _stated_honours(rules, result["honours"], strain, where)
+                if stated_held != held:
                     raise InputError(f"{where}honours", f"the deal shows {_held_words(held)}, not "
-                                     f"{_held_words(stated)}: give the deal or the honours, or make them agree")
+                                     f"{_held_words(stated_held)}: give the deal or the honours, or make them agree")
             if "chicane" in result:
                 given = _stated_chicane(rules, result["chicane"], strain, where)
                 if given and set(given) != set(chicane):
@@ -407,16 +412,26 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "") -> Shee
                 _check_against_voids(held, chicane, where)
     revokes = _revokes(result, where) if "revokes" in result else ()
     penalties = read_penalties(rules, result, where, players) if "penalties" in result else ()
-    original, note = (_original_one_spade(rules, result, contract, declarer, dealer, where)
+    original, note = (original_one_spade(rules, result, contract, declarer, dealer, where)
                       if contract.level == 1 or "original_one_spade" in result else (False, ""))
     return Sheet(declarer, dealer, contract, tricks, held, counts, chicane, revokes, penalties, original, dummy, note)
+
+
+def _dealt(result: Mapping[str, Any], hands: Mapping[str, Any] | None, where: str) -> Hands | None:
+    """The deal the sheet gives (its PBN string), or the hands handed over instead; None if neither."""
+    if hands is None:
+        deal = result.get("deal")
+        return None if deal is None else read_hands(deal, f"{where}deal")
+    if "deal" in result:
+        raise InputError(f"{where}deal", "the deal is given twice, as a deal string and as hands: give one")
+    return read_card_hands(hands, "hands")
 
 
 def _held_words(held: tuple[Side, str] | None) -> str:
     return "no honours" if held is None else f"{held[0].value} holding {held[1].replace('_', ' ')}"
 
 
-def _original_one_spade(rules: Rules, result: Mapping[str, Any], contract: Contract, declarer: Seat,
+def original_one_spade(rules: Rules, result: Mapping[str, Any], contract: Contract, declarer: Seat,
                         dealer: Seat | None, where: str) -> tuple[bool, str]:
     """Whether a one-spade contract was the dealer's original declaration: stated, or derived where the code's
     dealer must declare (the one spade the dealer plays can only be his own first call; another's cannot be)."""

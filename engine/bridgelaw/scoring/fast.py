@@ -1,0 +1,121 @@
+"""The plain score sheet, read fast: a four-hand deal with only its declarer, contract, tricks and its honours,
+stated or from its deal (and perhaps its dealer, ``original_one_spade`` and a note) — the sheet a duplicate table,
+a rubber or a game engine's table sends most.
+
+:func:`score_plain` reads such a sheet in one pass, checking each field as the edge does (:mod:`.sheet`), and
+scores it with the deal core's own :func:`.core.play` and :func:`.core.premium` and the code's :class:`.plan.Plan`.
+It never refuses a sheet: on anything it does not take — another key, a value of another type or out of range,
+a contract or honours the code does not have, a null — it returns ``None`` and :func:`bridgelaw.scoring.score`
+takes the general path, which scores the sheet or names what is wrong. So the fast path can only score sheets the
+general path scores the same (tests/test_scorefast.py fuzzes both, and the JSON Schema, against each other).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import InputError
+from ..values import Seat
+from .core import PARTNERSHIPS, play, premium
+from .deal import honours_of, read_card_hands, read_hands, voids
+from .model import Row, Score
+from .plan import Plan
+from .sheet import _MAX_TEXT as _MAX_NOTE  # the edge's bound on a note
+from .sheet import original_one_spade
+
+__all__ = ["PLAIN_KEYS", "score_plain"]
+
+# the keys score_plain reads, and takes no sheet with any other (its count of the keys given says so)
+PLAIN_KEYS = frozenset(("code", "declarer", "contract", "tricks", "honours", "dealer", "original_one_spade", "note",
+                        "deal"))
+_SEATS = {s._value_: s for s in Seat}
+# the declarer's seat, his side (who scores for the declaring side) and the adversaries
+_DECLARING = {s._value_: (s, (s.side._value_,), (s.side.other._value_,)) for s in Seat}
+_NO_ONE: frozenset[Any] = frozenset()
+
+
+def score_plain(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] | None = None) -> Score | None:
+    """The score of a plain four-hand sheet, or ``None``: the sheet is not plain, or is wrong (the general path
+    then says where). ``result``'s ``code``, if it has one (a deal of a rubber need not), is the plan's; ``hands``
+    (card texts by seat) stand for its deal."""
+    d = result.get("declarer")
+    c = result.get("contract")
+    t = result.get("tricks")
+    if type(d) is not str or type(c) is not str or type(t) is not int or not 0 <= t <= 13:
+        return None
+    seated = _DECLARING.get(d)
+    if seated is None:
+        return None
+    cp = plan.contracts.get(c)
+    if cp is None:
+        try:
+            cp = plan.contract(c)
+        except InputError:
+            return None
+    h = result.get("honours")
+    # the keys are those read here and no others, each with a value (a null is refused by the general path):
+    # declarer, contract and tricks, then code, honours, dealer, original_one_spade, note and deal where given
+    extra = len(result) - 3 - (h is not None) - ("code" in result)
+    dealer_seat = flag = deal = None
+    if extra:
+        dealer = result.get("dealer")
+        flag = result.get("original_one_spade")
+        note = result.get("note")
+        deal = result.get("deal")
+        if extra != (dealer is not None) + (flag is not None) + (note is not None) + (deal is not None):
+            return None
+        if dealer is not None:
+            dealer_seat = _SEATS.get(dealer) if type(dealer) is str else None
+            if dealer_seat is None:
+                return None
+        if note is not None and (type(note) is not str or len(note) > _MAX_NOTE):
+            return None
+    row: Row | tuple[()] = ()
+    if deal is not None or hands is not None:  # honours from the cards (stated as well, they are compared)
+        if h is not None or (deal is not None and hands is not None):
+            return None
+        try:
+            dealt = read_hands(deal, "deal") if hands is None else read_card_hands(hands)
+        except InputError:
+            return None
+        strain = cp.contract.strain
+        if plan.rules.chicane is not None and voids(dealt, strain):
+            return None  # chicane: the general path scores it
+        held = honours_of(dealt, strain)
+        if held is not None:
+            row = cp.honours.get((held[0]._value_, held[1]), ())  # a holding the code does not score: none
+    elif type(h) is dict:
+        side, held_key = h.get("side"), h.get("held")
+        if len(h) != 2 or type(side) is not str or type(held_key) is not str:
+            return None
+        got = cp.honours.get((side, held_key))
+        if got is None:
+            return None
+        row = got
+    elif h is not None and h != "none":
+        return None
+    seat, declaring, defending = seated
+    original, spade_note = False, ""
+    if flag is not None or cp.level == 1:
+        try:
+            original, spade_note = original_one_spade(plan.rules, result, cp.contract, seat, dealer_seat, "")
+        except InputError:
+            return None
+    out: list[Row] = []
+    notes: list[str] = []
+    play(plan.rules, cp, PARTNERSHIPS, declaring, defending, t, 0, original, spade_note, _NO_ONE, out, notes)
+    if row:
+        out.append(row)  # type: ignore[arg-type]
+    if plan.premium:
+        premium(plan.rules, _BOTH[declaring[0]], out)
+    s = _new(Score)  # as model.new_score makes it
+    s._code = plan.id
+    s._rows = tuple(out)
+    s._entries = None
+    s._more = {"notes": tuple(notes)} if notes else None
+    return s
+
+
+_new = object.__new__
+_BOTH = {"NS": ("NS", "EW"), "EW": ("EW", "NS")}  # the declaring side, then the adversaries

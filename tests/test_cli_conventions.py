@@ -1,0 +1,119 @@
+"""The command line's conventions, verb by verb (tests/cli/verbs.yaml): --json is JSON and nothing else on
+standard output; a bad argument is one line naming the argument as the user typed it."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from conftest import ROOT
+
+VERBS = yaml.safe_load((ROOT / "tests" / "cli" / "verbs.yaml").read_text(encoding="utf-8"))
+BAD = [(v["verb"], b) for v in VERBS for b in v["bad"]]
+
+
+def _fill(argv: list[str], tmp: Path) -> list[str]:
+    return [str(a).replace("{tmp}", str(tmp)) for a in argv]
+
+
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str],
+        stdin: str | None = None) -> tuple[int, str, str]:
+    from bridgelaw import cli
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin or ""))
+    capsys.readouterr()
+    rc = cli.main(argv)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def json_out(text: str) -> Any:
+    """Standard output as one JSON document, or as JSON Lines (a line a record)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+        assert lines, "nothing on standard output"
+        return lines
+
+
+def test_every_verb_is_held_to_the_conventions():
+    from bridgelaw.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert sorted(sub.choices) == sorted(v["verb"] for v in VERBS)
+    for name, sp in sub.choices.items():
+        assert any("--json" in a.option_strings for a in sp._actions), name
+        for a in sp._actions:  # a positional argument is named in the usage line as its refusals name it
+            assert a.option_strings or a.metavar == a.metavar.upper(), (name, a.dest)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("verb", [v for v in VERBS if v["verb"] != "serve"], ids=lambda v: v["verb"])
+def test_json_is_json_and_nothing_else(verb, capsys, monkeypatch, tmp_path):
+    rc, out, err = run(capsys, monkeypatch, _fill(verb["json"], tmp_path), verb.get("stdin"))
+    assert rc == 0, err
+    data = json_out(out)
+    assert data is not None
+    if verb["verb"] == "ask":  # only the ruling reaches standard output: the prompts went to standard error
+        from bridgelaw import api
+
+        assert data == json.loads(json.dumps(api.rule({"code": "wcny-1913", "irregularity": "insufficient_bid",
+                                                       "dealer": "S", "auction": ["1H", "1S"]})))
+        assert "What happened?" in err
+    if verb["verb"] == "check":
+        assert data["ok"] is True and data["problems"] == [] and "casebook rulings" in data["summary"]
+
+
+@pytest.mark.timeout(60)
+def test_serve_json_is_one_line_with_the_url_when_the_desk_listens(tmp_path):
+    verb = next(v for v in VERBS if v["verb"] == "serve")
+    p = subprocess.Popen([sys.executable, "-m", "bridgelaw", *_fill(verb["json"], tmp_path)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert p.stdout is not None
+        ready = json.loads(p.stdout.readline())
+        assert set(ready) == {"url", "host", "port", "log"} and ready["log"] == str(tmp_path / "desk.sqlite3")
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", ready["url"]) and ready["url"].endswith(f":{ready['port']}/")
+        with urllib.request.urlopen(ready["url"] + "codes", timeout=30) as r:
+            assert any(c["id"] == "wcny-1913" for c in json.load(r))
+    finally:
+        p.terminate()
+        out, err = p.communicate(timeout=30)
+    assert out == "", out  # nothing but the one line
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("verb, bad", BAD, ids=[f"{v} {' '.join(b['argv'][1:])}" for v, b in BAD])
+def test_a_bad_argument_is_named_as_typed(verb, bad, capsys, monkeypatch, tmp_path):
+    rc, out, err = run(capsys, monkeypatch, _fill(bad["argv"], tmp_path), bad.get("stdin"))
+    says = _fill([bad.get("says", "")], tmp_path)[0]
+    if bad.get("result_line"):  # the verb's result, a line a record, says it too
+        assert out.count("\n") == 1 and says in out, out
+        out = ""
+    assert rc == 2 and out == "" or verb == "ask" and rc == 2, (rc, out, err)
+    assert "Traceback" not in err
+    if "usage" in bad:  # argparse's own usage error: the usage line, then what is wrong
+        assert bad["usage"] in err and err.startswith("usage: bridgelaw ")
+        return
+    assert err.count("\n") == 1 and err.startswith("bridgelaw: ") and says in err, err
+    assert "laws/" not in err and "--topic:" not in err.replace("bridgelaw: --topic:", "")  # no path a pip user lacks
+
+
+def test_the_range_of_a_codes_laws_is_each_series_in_order():
+    from bridgelaw.api import law_range
+
+    assert law_range(["1", "2", "50a", "50b", "97", "E1", "E12", "A", "H", "T1", "T15"]) == \
+        "1 … 97, E1 … E12, A … H, T1 … T15"
+    assert law_range(["1"]) == "1" and law_range([]) == ""
