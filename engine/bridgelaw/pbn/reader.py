@@ -206,9 +206,15 @@ def _section_lines(sec: Section, lines: list[str], i: int, j: int, first: int) -
         ln = lines[number - first]
         if ended or not ln or ln[0] == " " or "  " in ln or "\t" in ln:
             return False
+        words = ln.split(" ")
         col = 1
+        if all(map(table.__contains__, words)):  # the common line: plain calls or cards alone
+            for w in words:
+                append((table[w], w, number, col))
+                col += len(w) + 1
+            continue
         marker = None
-        for w in ln.split(" "):
+        for w in words:
             x = table.get(w)
             if ended:
                 return False

@@ -38,12 +38,6 @@ def seat_of(value: str | None, name: str, where: str) -> Seat:
     return _SEATS[v]
 
 
-def plain_deal(value: str) -> bool:
-    """Whether a ``[Deal]`` is in the usual spelling — ``N:`` and four hands of ranks ``AKQJT98765432`` (upper
-    case, ``T`` for the ten), every hand given: the table reads it as it stands, and checks its cards."""
-    return value[:1] in _SEATS and value[1:2] == ":" and _DEAL_FAST.match(value[2:]) is not None
-
-
 def deal_of(value: str, where: str) -> tuple[str | None, list[str]]:
     """A ``[Deal]`` (§3.4.11) as the table reads it: the deal text when all four hands are known (ranks in
     any order, lower case allowed), else ``None``; and the seats whose hands are not given (``-``)."""

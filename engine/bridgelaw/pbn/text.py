@@ -182,7 +182,10 @@ def _is_commentary(lines: list[str]) -> bool:
 
 
 _LONGEST_COMMENT = 1000  # lines of a brace comment after a semi-empty line in it, before it is taken as never closed
-_STARTS = ("[Event ", "[Event\"", "[Board ", "[Board\"")
+# a tag line's first six characters: the tags that begin a game (their name whole: a space or quote after it),
+# and the deal
+_HEADS = {"[Event": "[Event", "[Board": "[Board", "[Deal ": "deal", '[Deal"': "deal"}
+_AFTER_NAME = (" ", '"')
 
 
 def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
@@ -215,14 +218,17 @@ def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
         for number, line in source:
             if not in_brace:
                 if line[:1] == "[":  # a tag: the common line, checked for a game begun without a blank line
-                    if line.startswith(_STARTS):
-                        if chunk and line[:6] in seen and "deal" in seen:
+                    head = _HEADS.get(line[:6])
+                    if head is None:
+                        pass
+                    elif head == "deal":
+                        seen.add("deal")
+                    elif line[6:7] in _AFTER_NAME:  # [Event or [Board, the whole name
+                        if chunk and head in seen and "deal" in seen:
                             warn_next = [f"{number}: a new game begins without the semi-empty line before it (§3)"]
                             yield from close(chunk, start)
                             chunk, seen, blank_in_brace, warn = [], set(), None, warn_next
-                        seen.add(line[:6])
-                    elif line.startswith(("[Deal ", '[Deal"')):
-                        seen.add("deal")
+                        seen.add(head)
                 elif not line or line.isspace():
                     if chunk:
                         yield from close(chunk, start)

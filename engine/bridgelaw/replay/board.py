@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import BridgelawError, InputError, did_you_mean
-from ..loader import code_ids, load_kinds
+from ..loader import code_ids, load_code, load_kinds
 from ..pbn.markers import LETS_PASS, MARKERS, Marker
 from ..pbn.model import Item, PbnGame, Section, Tag
 from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contract_of, deal_of, declarer_of,
-                        events_of, plain_deal, remedies_of, remedy_text, result_of, seat_of)
+                        events_of, remedies_of, remedy_text, result_of, seat_of)
 from ..values import Seat
 from ..wording import kind_name
 from .result import REFUSED, SCORED, UNFINISHED, BoardResult
@@ -531,23 +531,11 @@ _AREFS = tuple(f"A{i}" for i in range(64))
 _ORDER = {s: s + "".join("NESWNESW"["NESW".index(s) + 1:"NESW".index(s) + 4]) for s in "NESW"}
 _LHO = {s: o[1] for s, o in _ORDER.items()}
 _CODE_IDS: dict[str | None, tuple[str, ...]] = {}
-_CODE_SETS: dict[str | None, frozenset[str]] = {}
 _SEAT_OF = {s.value: s for s in Seat}
 _TRICKS = tuple(str(n) for n in range(14))
 # for each order of the play section's columns, each row's start: seat -> its card's place in the section
 _BASES = {cols: [{s: k + i for i, s in enumerate(cols)} if k % 4 == 0 else {} for k in range(64)]
           for cols in _ORDER.values()}
-
-
-def _code_set() -> frozenset[str]:
-    """The codes there are, as a set (read once a process, as :func:`_code_ids`)."""
-    import os
-
-    key = os.environ.get("BRIDGELAW_DATA")
-    hit = _CODE_SETS.get(key)
-    if hit is None:
-        hit = _CODE_SETS[key] = frozenset(_code_ids())
-    return hit
 
 
 def _code_ids() -> tuple[str, ...]:
@@ -627,8 +615,11 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     g = game
     vals = g.values()
     code_value = next((v for v in map(vals.get, CODE_TAGS) if v), None)
-    code = code_value if code_value in _code_set() else \
-        resolve_code(code_value, default_code, _tag_where(g, "BridgelawCode") if code_value else g.where())
+    code = code_value or default_code
+    try:
+        load_code(code)  # type: ignore[arg-type]  (a code loaded already is a look-up)
+    except (InputError, TypeError, OSError):  # (OSError: a name too long for a folder)
+        code = resolve_code(code_value, default_code, _tag_where(g, "BridgelawCode") if code_value else g.where())
     res.code = code
     auction_tag, play_tag = g.tag("Auction"), g.tag("Play")
     dealer_v = vals.get("Dealer")
@@ -640,7 +631,7 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
             raise Unfinished(g.where(), "no auction, no contract and no result: nothing to replay")
     deal_v = vals.get("Deal")
     # the usual spelling goes to the table as it is (the table checks its cards); any other is read here
-    deal, unknown = (None, []) if not deal_v else (deal_v, []) if plain_deal(deal_v) else \
+    deal, unknown = (None, []) if not deal_v else (deal_v, []) if "-" not in deal_v else \
         deal_of(deal_v, _tag_where(g, "Deal"))
     if deal_v is None:
         res.notes.append("no [Deal]: the hands are not known — revokes cannot be checked, honours are not scored")
