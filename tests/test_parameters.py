@@ -133,7 +133,9 @@ def _option_labels():
         for law in code.laws:
             if law.code != code_id:
                 continue
-            for src, key, spec in law.raw_provisions:
+            for src, key, spec, origin in law.raw_provisions:
+                if origin != code_id:  # inherited by id: its own code's labels are checked there
+                    continue
                 for j, o in enumerate(spec.get("options") or []):
                     yield code, law, spec, o
 

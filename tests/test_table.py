@@ -325,7 +325,7 @@ def test_three_hand_irregularities_are_detected_ruled_applied_and_scored(cards, 
         assert [(x["player"], x["points"]) for x in t.penalty_scores] == [("S", 100), ("W", 100)]
     elif which == "insufficient_bid":
         a = t.call("W", "1C")  # either other player, E or S, may demand the penalty (T4, law 50)
-        assert a.kind == "insufficient_bid" and {o.chooser for o in a.ruling.options} == {"E", "S"}
+        assert a.kind == "insufficient_bid" and {c for o in a.ruling.options for c in o.choosers} == {"E", "S"}
         t.apply("penalize", by="S")
         assert (t.calls[-1].seat, t.calls[-1].call) == ("W", "2C") and t.bars == {}
     elif which == "exposed":
@@ -385,6 +385,19 @@ def test_a_three_hand_double_may_be_redoubled_only_by_the_player_doubled():
     assert t.call("E", "P").legal and t.call("S", "XX").legal
     with pytest.raises(bridgelaw.InputError, match="dummy packet"):
         t.call("N", "P")
+
+
+def test_a_three_hand_double_of_ones_own_declaration_is_refused_in_turn_or_out_of_it():
+    t = Table("wcny-1913-three-hand", "S")
+    t.call("S", "1H")
+    for when in ("out of turn", "in turn"):  # W is to call; then, after W passes and E doubles, S is
+        before = t.to_json()
+        with pytest.raises(bridgelaw.errors.IllegalActionError, match="S cannot double his own declaration"):
+            t.call("S", "X")
+        assert t.to_json() == before, when
+        if when == "out of turn":
+            assert t.call("W", "P").legal and t.call("E", "X").legal
+    assert t.call("S", "XX").legal
 
 
 def test_the_dealer_must_declare_in_every_auction_code():

@@ -139,7 +139,7 @@ def test_effects_in_words(effect, sentence):
     assert effect_sentence(effect) == sentence
 
 
-_PARSE = {"seat": Seat.parse, "side": Side, "call": Call, "card": Card, "suit": Suit, "strain": Strain, "int": int,
+_PARSE = {"seat": Seat.parse, "side": Side, "call": Call, "bid": Call, "card": Card, "suit": Suit, "strain": Strain, "int": int,
           "bool": {"yes": True, "no": False}.__getitem__}
 
 

@@ -174,6 +174,8 @@ def _fact_dict(f: Any) -> dict[str, Any]:
         d["choices"] = list(f.type.choices)
     if f.derived:
         d["derived"] = f.derived
+    if f.derive:
+        d["derive"] = f.derive
     if f.default is not None:
         d["default"] = f.default
     return d

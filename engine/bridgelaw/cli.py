@@ -27,25 +27,11 @@ __all__ = ["main"]
 
 
 def _read_input(arg: str) -> Any:
-    import yaml
+    """An incident or score sheet (YAML or JSON; ``-`` for standard input), read by the same strict reader as
+    the law files: any problem is one line naming ``path:line:col``."""
+    from .yamlsrc import read_input
 
-    if arg == "-":
-        text = sys.stdin.read()
-        name = "<stdin>"
-    else:
-        try:
-            text = Path(arg).read_text(encoding="utf-8")
-        except OSError as e:
-            raise InputError("FILE", f"cannot read {arg}: {e.strerror}") from None
-        name = arg
-    try:
-        return yaml.safe_load(text)
-    except yaml.MarkedYAMLError as e:
-        m = e.problem_mark
-        where = f"{name}:{m.line + 1}:{m.column + 1}" if m else name
-        raise InputError(where, f"not valid YAML or JSON: {e.problem}") from None
-    except yaml.YAMLError as e:
-        raise InputError(name, f"not valid YAML or JSON: {e}") from None
+    return read_input(arg)[0]
 
 
 def _wrap(text: str, indent: str = "    ") -> str:
@@ -208,12 +194,12 @@ def cmd_kinds(args: argparse.Namespace) -> int:
     common, kinds = load_kinds()
     print("Facts every kind may use:")
     for n, f in common.items():
-        print(f"    {n} ({f.type.name}): {f.ask}" + (f" [derived: {f.derived}]" if f.derived else ""))
+        print(f"    {n} ({f.type.name}): {f.ask}" + (f" [derived: {f.derived or f.derive}]" if f.derived or f.derive else ""))
     for k in kinds.values():
         print(f"\n{k.id}  [{k.phase}]  {k.summary}")
         for n, f in k.facts.items():
             t = " | ".join(f.type.choices) if f.type.choices else f.type.name
-            extra = (f" [derived: {f.derived}]" if f.derived else "") + \
+            extra = (f" [derived: {f.derived or f.derive}]" if f.derived or f.derive else "") + \
                     (f" [if not given: {f.presumed}]" if f.default is not None else "")
             print(f"    {n} ({t}): {f.ask}{extra}")
     return 0

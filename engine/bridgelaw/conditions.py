@@ -17,13 +17,14 @@ gave raises :class:`MissingFact`, which the referee turns into a question.
 
 from __future__ import annotations
 
+import dataclasses
 import operator
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Union
 
 
+from . import limits
 from .errors import ConditionError, did_you_mean
 from .resources import grammar_path
 from .values import Call, Card, Seat, Side
@@ -40,6 +41,10 @@ __all__ = [
     "compile_expr",
     "compile_condition",
     "names_used",
+    "Learnt",
+    "recording",
+    "seed",
+    "export",
 ]
 
 
@@ -172,15 +177,20 @@ def _shaper() -> Any:
 
 @lru_cache(maxsize=1)
 def _parser() -> Any:
+    """The LALR parser. lark caches its tables in a file we name inside our own (trusted) cache directory —
+    never lark's default, a predictable name in the shared temporary directory."""
+    import hashlib
+
     from lark import Lark
 
-    return Lark(
-        grammar_path().read_text(encoding="utf-8"),
-        parser="lalr",
-        propagate_positions=True,
-        maybe_placeholders=True,
-        cache=True,
-    )
+    from .cache import cache_dir
+
+    grammar = grammar_path().read_text(encoding="utf-8")
+    root = cache_dir()
+    cache: bool | str = False
+    if root is not None:
+        cache = str(root / f"lark-{hashlib.sha256(grammar.encode()).hexdigest()[:32]}.tmp")
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=cache)
 
 
 @dataclass(frozen=True)
@@ -189,6 +199,9 @@ class Where:
 
     ``line``/``column`` are 1-based and point at the expression's first
     character; ``lines`` is the file's text split into lines (for the caret).
+    ``locate``, where given, maps an offset in the expression's text to its
+    line and column in the file — right where YAML folded a condition that
+    wraps over several lines.
     """
 
     path: str = "<expression>"
@@ -196,25 +209,37 @@ class Where:
     column: int = 1
     lines: tuple[str, ...] = ()
     field: str = ""
+    text: str = dataclasses.field(default="", compare=False)
+    locate: Callable[[int], tuple[int, int]] | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def at(self, line: int, column: int, message: str) -> ConditionError:
-        abs_line = self.line + line - 1
-        abs_col = self.column + column - 1 if line == 1 else column
+        if self.locate is not None and self.text:
+            rows = self.text.split("\n")
+            offset = sum(len(r) + 1 for r in rows[: line - 1]) + column - 1
+            abs_line, abs_col = self.locate(max(0, min(offset, len(self.text) - 1)))
+        else:
+            abs_line = self.line + line - 1
+            abs_col = self.column + column - 1 if line == 1 else column
         src = self.lines[abs_line - 1] if 0 < abs_line <= len(self.lines) else None
         prefix = f"{self.field}: " if self.field else ""
         return ConditionError(prefix + message, self.path, abs_line, abs_col, src)
 
 
 def parse(text: str, where: Where | None = None) -> Expr:
-    """Parse one expression into the tree; syntax errors point at the spot."""
+    """Parse one expression into the tree; syntax errors point at the spot; limits are refused, not hit."""
     where = where or Where(lines=tuple(text.splitlines()) or ("",))
     if not where.lines:
         where = Where(where.path, where.line, where.column, tuple(text.splitlines()) or ("",), where.field)
     if not isinstance(text, str) or not text.strip():
         raise where.at(1, 1, "empty condition: expected an expression such as 'established and offender is adversary'")
-    trees = _tree_cache()
-    if text in trees:
-        return trees[text]
+    hit = _TREES.get(text)
+    if hit is not None:
+        _note(text, None)
+        return hit
+    if len(text) > limits.CONDITION_LENGTH:
+        line, col = _line_col(text, limits.CONDITION_LENGTH)
+        raise where.at(line, col, f"a condition of {len(text):,} characters: at most {limits.CONDITION_LENGTH:,}; "
+                       "split the provision, or name the idea as a fact in laws/kinds.yaml")
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
     try:
@@ -234,77 +259,100 @@ def parse(text: str, where: Where | None = None) -> Expr:
         raise where.at(tok.line, tok.column, f"unexpected {str(tok)!r} in condition; expected one of: {expected}") from None
     except UnexpectedInput as e:  # pragma: no cover - any other lark complaint
         raise where.at(getattr(e, "line", 1), getattr(e, "column", 1), f"cannot parse condition: {e}") from None
+    _check_limits(tree, where)
     shaped: Expr = _shaper().transform(tree)
-    trees[text] = shaped
-    _TREES_DIRTY[0] = True
+    _TREES[text] = shaped
+    _note(text, shaped)
     return shaped
 
 
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    before = text[:offset]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
+
+
+def _check_limits(tree: Any, where: Where) -> None:
+    """Refuse a tree nested deeper than the limit, or a number too long, before anything recurses on it
+    (walked with a stack of our own: lark's transformer and our checker recurse)."""
+    from lark import Token, Tree
+
+    todo: list[tuple[Any, int]] = [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        if isinstance(node, Token):
+            if node.type == "INT" and len(node) > limits.INT_DIGITS:
+                raise where.at(_at(node.line), _at(node.column), f"a number of {len(node)} digits: at most "
+                               f"{limits.INT_DIGITS}")
+            continue
+        if not isinstance(node, Tree):
+            continue
+        if depth > limits.CONDITION_DEPTH:
+            meta = node.meta
+            line = getattr(meta, "line", 1) if not getattr(meta, "empty", True) else 1
+            col = getattr(meta, "column", 1) if not getattr(meta, "empty", True) else 1
+            raise where.at(line, col, f"a condition nested more than {limits.CONDITION_DEPTH} levels deep "
+                           "(operators, calls, lists and parentheses inside each other): split it")
+        # a chain of one operator (a and b and c ...) is as deep as it is long: each link counts
+        for child in node.children:
+            todo.append((child, depth + 1))
+
+
 _TREES: dict[str, Expr] = {}
-_CODES: dict[str, Any] = {}  # generated source -> compiled code object (cached with marshal)
-_TREES_LOADED = [False]
-_TREES_DIRTY = [False]
+_CODES: dict[str, Any] = {}  # generated source -> compiled code object
+_RECORDERS: list["Learnt"] = []
 
 
-def _code_cache() -> dict[str, Any]:
-    _tree_cache()
-    return _CODES
+@dataclass
+class Learnt:
+    """The condition texts parsed, and the generated sources compiled, while it was recording — what a
+    law file's cache entry keeps for the next start. ``new``: something was not already known."""
+
+    texts: set[str] = field(default_factory=set)
+    sources: set[str] = field(default_factory=set)
+    new: bool = False
 
 
-def _tree_cache_path() -> Any:
-    from .cache import cache_dir
-
-    root = cache_dir()
-    if root is None:
-        return None
-    import sys
-
-    st = grammar_path().stat()
-    tag = sys.implementation.cache_tag  # code objects are tied to the Python version
-    me = os.stat(__file__)  # the tree's classes live here: a new version never reads an old pickle
-    return root / f"conditions-{tag}-{st.st_size}-{st.st_mtime_ns}-{me.st_size}-{me.st_mtime_ns}.pickle"
+def _note(text: str | None, tree: Any, source: str | None = None) -> None:
+    for r in _RECORDERS:
+        if text is not None:
+            r.texts.add(text)
+        if source is not None:
+            r.sources.add(source)
+        if tree is not None:
+            r.new = True
 
 
-def _tree_cache() -> dict[str, Expr]:
-    if not _TREES_LOADED[0]:
-        _TREES_LOADED[0] = True
-        path = _tree_cache_path()
-        if path is not None:
-            try:
-                import marshal
-                import pickle
+def recording(learnt: Learnt) -> Any:
+    """``with recording(learnt): ...`` — note every condition parsed and compiled meanwhile."""
+    import contextlib
 
-                with open(path, "rb") as f:
-                    trees, codes = pickle.load(f)
-                _TREES.update(trees)
-                _CODES.update({k: marshal.loads(v) for k, v in codes.items()})
-            except Exception:  # no cache yet, or an unreadable one: parse afresh
-                pass
-    return _TREES
+    @contextlib.contextmanager
+    def cm() -> Any:
+        _RECORDERS.append(learnt)
+        try:
+            yield learnt
+        finally:
+            _RECORDERS.remove(learnt)
+
+    return cm()
 
 
-def save_tree_cache() -> None:
-    """Write parse trees learnt in this process, so the next start need not import lark."""
-    if not _TREES_DIRTY[0]:
-        return
-    path = _tree_cache_path()
-    if path is None:
-        return
+def seed(trees: Mapping[str, Expr], codes: Mapping[str, bytes]) -> None:
+    """Trees and compiled code from a cache entry: a warm start neither imports lark nor compiles."""
     import marshal
-    import os
-    import pickle
-    import tempfile
 
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump((dict(_TREES), {k: marshal.dumps(v) for k, v in _CODES.items()}), f,
-                        protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-        _TREES_DIRTY[0] = False
-    except OSError:
-        pass
+    _TREES.update(trees)
+    for src, blob in codes.items():
+        if src not in _CODES:
+            _CODES[src] = marshal.loads(blob)
+
+
+def export(learnt: Learnt) -> tuple[dict[str, Expr], dict[str, bytes]]:
+    """What ``learnt`` recorded, ready to pickle into a cache entry."""
+    import marshal
+
+    return ({t: _TREES[t] for t in learnt.texts if t in _TREES},
+            {s: marshal.dumps(_CODES[s]) for s in learnt.sources if s in _CODES})
 
 
 _TOKEN_NAMES = {
@@ -339,6 +387,10 @@ class Type:
 
 BOOL, INT, STR, SEAT, SIDE = Type("bool"), Type("int"), Type("str"), Type("seat"), Type("side")
 CALL, CARD, SUIT, STRAIN, ANY = Type("call"), Type("card"), Type("suit"), Type("strain"), Type("any")
+#: A call that is a bid (a level and a strain): what ``value()``, ``.level`` and ``.strain`` need. A fact of
+#: type ``call`` may be a pass, a double or a redouble; it is a bid only where a guard says so
+#: (``call.is_bid and value(call) > 20``, ``call.kind != "bid" or call.level > 3``).
+BID = Type("bid")
 ROLE = Type("role")
 
 _ENUM_VALUES: dict[str, tuple[str, ...]] = {
@@ -348,13 +400,18 @@ _ENUM_VALUES: dict[str, tuple[str, ...]] = {
     "strain": ("C", "D", "H", "S", "R", "NT"),
 }
 
+_CALL_ATTRS = {
+    "level": INT,
+    "strain": STRAIN,
+    "kind": Type("str", ("bid", "pass", "double", "redouble")),
+    "is_bid": BOOL,
+}
+#: Attributes only a bid has: read on a call not known to be a bid, they would fail at ruling time.
+_BID_ONLY = ("level", "strain")
+
 _ATTRS: dict[str, dict[str, Type]] = {
-    "call": {
-        "level": INT,
-        "strain": STRAIN,
-        "kind": Type("str", ("bid", "pass", "double", "redouble")),
-        "is_bid": BOOL,
-    },
+    "call": _CALL_ATTRS,
+    "bid": _CALL_ATTRS,
     "card": {"suit": SUIT, "rank": Type("str", tuple("23456789TJQKA"))},
     "seat": {"partner": SEAT, "lho": SEAT, "rho": SEAT, "side": SIDE},
     "side": {"other": SIDE},
@@ -378,7 +435,7 @@ FUNCTIONS: dict[str, tuple[tuple[Type, ...], Type, Callable[..., Any]]] = {
     "rho": ((SEAT,), SEAT, lambda f, s: Seat(s).rho),
     "side": ((SEAT,), SIDE, lambda f, s: Seat(s).side),
     "opponents": ((SEAT,), SIDE, lambda f, s: Seat(s).side.other),
-    "value": ((CALL,), INT, _fn_value),
+    "value": ((BID,), INT, _fn_value),
     "min": ((INT, INT), INT, lambda f, a, b: min(a, b)),
     "max": ((INT, INT), INT, lambda f, a, b: max(a, b)),
 }
@@ -386,10 +443,45 @@ FUNCTIONS: dict[str, tuple[tuple[Type, ...], Type, Callable[..., Any]]] = {
 
 @dataclass(frozen=True)
 class Env:
-    """What names an expression may use: facts with their types, and parameters."""
+    """What names an expression may use: facts with their types, and parameters.
+
+    ``bids``: the call facts known to be bids here, because a guard around the expression says so (the
+    provision's condition, for its effects; the left of an ``and``, for its right).
+    """
 
     facts: Mapping[str, Type]
     params: Mapping[str, Any] = field(default_factory=dict)
+    bids: frozenset[str] = frozenset()
+
+    def knowing(self, bids: frozenset[str]) -> "Env":
+        return self if bids <= self.bids else Env(self.facts, self.params, self.bids | bids)
+
+
+def guarded_bids(node: "Expr", holds: bool = True) -> frozenset[str]:
+    """The call facts that are bids whenever ``node`` is ``holds``: ``call.is_bid``, ``call.kind == "bid"``,
+    ``call.kind in ["bid"]``, and their conjunctions (or, when false, their negations)."""
+    if isinstance(node, Not):
+        return guarded_bids(node.operand, not holds)
+    if isinstance(node, BoolOp):
+        if (node.op == "and") == holds:  # both sides hold (an and that holds, an or that fails)
+            return guarded_bids(node.left, holds) | guarded_bids(node.right, holds)
+        return guarded_bids(node.left, holds) & guarded_bids(node.right, holds)
+    if isinstance(node, Path) and len(node.names) == 2 and node.names[1] == "is_bid":
+        return frozenset({node.names[0]}) if holds else frozenset()
+    if isinstance(node, Compare) and isinstance(node.left, Path) and len(node.left.names) == 2 \
+            and node.left.names[1] == "kind":
+        name = node.left.names[0]
+        r = node.right
+        if node.op in ("==", "is", "!=", "isnot") and isinstance(r, Lit) and r.value == "bid":
+            return frozenset({name}) if holds == (node.op in ("==", "is")) else frozenset()
+        if node.op in ("in", "notin") and isinstance(r, ListExpr) and r.items and \
+                all(isinstance(i, Lit) for i in r.items):
+            values = {i.value for i in r.items if isinstance(i, Lit)}
+            inside = (node.op == "in") == holds  # the kind is one of the values (else: none of them)
+            if (inside and values == {"bid"}) or (not inside and values >= {"pass", "double", "redouble"}
+                                                  and "bid" not in values):
+                return frozenset({name})
+    return frozenset()
 
 
 def _param_type(v: Any) -> Type:
@@ -408,6 +500,8 @@ def _compatible(a: Type, b: Type) -> bool:
     if a.name == "any" or b.name == "any":
         return True
     if a.name == b.name:
+        return True
+    if {a.name, b.name} == {"call", "bid"}:  # a bid is a call (where a bid is needed, see _need_bid)
         return True
     enumish = set(_ENUM_VALUES) | {"str"}
     # a string literal may stand for a seat, side, suit or strain
@@ -449,6 +543,8 @@ def check(node: Expr, env: Env, where: Where) -> Type:
             got = check(arg, env, where)
             if not _compatible(got, want):
                 raise where.at(arg.line, arg.column, f"{node.name}() expects a {want}, got a {got}")
+            if want.name == "bid":
+                _need_bid(arg, got, env, where, f"{node.name}()")
             _check_literal(arg, want, where)
         return result
     if isinstance(node, ListExpr):
@@ -463,16 +559,35 @@ def check(node: Expr, env: Env, where: Where) -> Type:
         _want(node.operand, t, BOOL, where, "'not'")
         return BOOL
     if isinstance(node, BoolOp):
-        for side in (node.left, node.right):
-            _want(side, check(side, env, where), BOOL, where, f"'{node.op}'")
+        _want(node.left, check(node.left, env, where), BOOL, where, f"'{node.op}'")
+        # the right is read only when the left is true (and) or false (or): a guard on the left holds there
+        right_env = env.knowing(guarded_bids(node.left, node.op == "and"))
+        _want(node.right, check(node.right, right_env, where), BOOL, where, f"'{node.op}'")
         return BOOL
     if isinstance(node, Arith):
         for side in (node.left, node.right):
             _want(side, check(side, env, where), INT, where, f"'{node.op}'")
+        if node.op in ("/", "%"):
+            ok, divisor = _const(node.right, env)
+            if ok and divisor == 0:
+                raise where.at(node.right.line, node.right.column,
+                               f"'{node.op}' by zero: the divisor is always 0 here")
         return INT
     if isinstance(node, Compare):
         return _check_compare(node, env, where)
     raise AssertionError(node)  # pragma: no cover
+
+
+def _need_bid(node: Expr, got: Type, env: Env, where: Where, what: str) -> None:
+    """``node`` must be a bid: a fact of type bid, or a call fact a guard has shown to be a bid."""
+    if got.name == "bid" or got.name == "any":
+        return
+    name = ".".join(node.names) if isinstance(node, Path) else describe(node)
+    if isinstance(node, Path) and len(node.names) == 1 and node.names[0] in env.bids:
+        return
+    raise where.at(node.line, node.column,
+                   f"{what} needs a bid, but {name} is a call that may be a pass, a double or a redouble; "
+                   f"guard it: '{name}.is_bid and ...' (or give the fact the type bid in laws/kinds.yaml)")
 
 
 def _want(node: Expr, got: Type, want: Type, where: Where, what: str) -> None:
@@ -485,6 +600,10 @@ def _check_compare(node: Compare, env: Env, where: Where) -> Type:
             and node.right.names[0] in ROLES:
         lt = check(node.left, env, where)
         _want(node.left, lt, SEAT, where, f"'is {node.right.names[0]}'")
+        if lt.name != "seat" or isinstance(node.left, Lit):
+            raise where.at(node.left.line, node.left.column,
+                           f"'is {node.right.names[0]}' tests a seat, such as offender or lho(dealer); got a "
+                           + (f"{lt} literal {describe(node.left)}" if isinstance(node.left, Lit) else f"{lt}"))
         if "declarer" not in env.facts:
             raise where.at(node.right.line, node.right.column,
                            f"role {node.right.names[0]!r} needs the fact 'declarer', which this kind does not have")
@@ -529,13 +648,18 @@ def _check_path(node: Path, env: Env, where: Where) -> Type:
                        f"unknown fact {head!r}; this kind's facts are {', '.join(sorted(env.facts))}"
                        + did_you_mean(head, list(env.facts) + ["params"]))
     t = env.facts[head]
-    for name in node.names[1:]:
+    for i, name in enumerate(node.names[1:], start=1):
         attrs = _ATTRS.get(t.name, {})
         if name not in attrs:
             raise where.at(node.line, node.column,
                            f"a {t.name} has no attribute {name!r}"
                            + (f"; it has {', '.join(sorted(attrs))}" if attrs else "")
                            + did_you_mean(name, attrs))
+        if t.name == "call" and name in _BID_ONLY and not (i == 1 and head in env.bids):
+            so_far = ".".join(node.names[:i])
+            raise where.at(node.line, node.column,
+                           f"{so_far}.{name}: only a bid has a {name}, and {so_far} is a call that may be a pass, "
+                           f"a double or a redouble; guard it: '{so_far}.is_bid and ...'")
         t = attrs[name]
     return t
 
@@ -644,12 +768,13 @@ def compile_expr(node: Expr, env: Env) -> Compiled:
     src = _py(node, env, consts)
     namespace["_K"] = tuple(consts)
     text = f"def _condition(f):\n    return {src}\n"
-    codes = _code_cache()
-    code = codes.get(text)
+    code = _CODES.get(text)
     if code is None:
         code = compile(text, "<bridgelaw condition>", "exec")
-        codes[text] = code
-        _TREES_DIRTY[0] = True
+        _CODES[text] = code
+        _note(None, True, text)
+    else:
+        _note(None, None, text)
     exec(code, namespace)  # our generated source, built only from the checked tree
     fn: Compiled = namespace["_condition"]
     return fn
@@ -708,6 +833,8 @@ def compile_condition(text: str, env: Env, where: Where | None = None, want: Typ
     got = check(tree, env, where)
     if want is not None and not _compatible(got, want):
         raise where.at(tree.line, tree.column, f"expected a {want} expression, got a {got}")
+    if want is not None and want.name == "bid":
+        _need_bid(tree, got, env, where, where.field or "this expression")
     if want is not None:
         _check_literal(tree, want, where)
     return tree, compile_expr(tree, env)
@@ -743,5 +870,5 @@ def describe(node: Expr, outer: int = 0) -> str:
 
 
 __all__ += ["Facts", "describe", "FUNCTIONS", "ROLES", "BOOL", "INT", "STR", "SEAT", "SIDE", "CALL", "CARD",
-            "SUIT", "STRAIN", "ANY"]
+            "SUIT", "STRAIN", "ANY", "BID", "guarded_bids"]
 _ = (Card, Side)

@@ -2,7 +2,8 @@
 
     BridgelawError                 anything bridgelaw refuses, with one clear message
     ├── LawFileError               a law, parameter, kind or casebook file is wrong
-    │   └── ConditionError         a condition or expression in a law file is wrong
+    │   ├── ConditionError         a condition or expression in a law file is wrong
+    │   └── RulingError            a provision turns out wrong for one incident, at ruling time
     └── InputError                 an incident, result or call from a user is wrong
         ├── UnknownCodeError       no code with that id
         ├── RequestConflictError   a request key already bound to another request (HTTP 409)
@@ -27,6 +28,7 @@ __all__ = [
     "BridgelawError",
     "LawFileError",
     "ConditionError",
+    "RulingError",
     "InputError",
     "UnknownCodeError",
     "RequestConflictError",
@@ -84,6 +86,13 @@ class LawFileError(BridgelawError):
 
 class ConditionError(LawFileError):
     """A condition (or effect expression) does not parse or does not check."""
+
+
+class RulingError(LawFileError):
+    """A provision turns out wrong for one incident, where only the incident could show it: its chooser is
+    the offender or his partner, or no player at all; a condition divides by zero; an effect would move
+    tricks from a side to itself or give a negative count. An internal error that names the provision's
+    place in its law file — never a wrong answer."""
 
 
 class InputError(BridgelawError):

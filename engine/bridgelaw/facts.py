@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from collections.abc import Mapping
 from typing import Any
 
-from .conditions import Facts, Type
+from .conditions import Env, Facts, MissingFact, compile_expr
 from .errors import InputError, did_you_mean
-from .loader import Code, FactSpec, Kind, load_kinds
-from .values import MAX_CALL_LEVEL, Call, CallKind, Card, Seat, Side, Suit
+from .catalogue import FactSpec, Kind, coerce_fact, derivation_order
+from .loader import Code, load_kinds
+from .seats import ThreeHand, model_for
+from .values import MAX_CALL_LEVEL, Call, CallKind, Seat
 
 __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult",
            "callers", "caller", "other_players", "seven_call", "three_hand_players"]
@@ -99,41 +101,7 @@ def parse_incident(data: Any) -> Incident:
                     seats["offender"], calls, at, dict(facts), has_auction, who)
 
 
-def _coerce(name: str, spec: FactSpec, value: Any) -> Any:
-    t: Type = spec.type
-    where = f"facts.{name}"
-    if value is None:
-        return None
-    if t.name == "bool":
-        if not isinstance(value, bool):
-            raise InputError(where, f"expected true or false, got {value!r}")
-        return value
-    if t.name == "int":
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise InputError(where, f"expected a whole number, got {value!r}")
-        return value
-    if t.name == "seat":
-        return Seat.parse(value, where)
-    if t.name == "side":
-        if value not in ("NS", "EW"):
-            raise InputError(where, f"expected a side NS or EW, got {value!r}")
-        return Side(value)
-    if t.name == "call":
-        return Call(value, where)
-    if t.name == "card":
-        return Card(value, where)
-    if t.name == "suit":
-        if value not in ("C", "D", "H", "S"):
-            raise InputError(where, f"expected a suit C, D, H or S, got {value!r}")
-        return Suit(value)
-    if t.choices:
-        if value not in t.choices:
-            raise InputError(where, f"expected one of {', '.join(t.choices)}, got {value!r}"
-                             + did_you_mean(str(value), t.choices))
-        return value
-    if not isinstance(value, str):
-        raise InputError(where, f"expected text, got {value!r}")
-    return value
+_coerce = coerce_fact  # an incident's facts are read by the catalogue's own rules (its defaults are too)
 
 
 # --------------------------------------------------------------------------
@@ -175,18 +143,17 @@ class AuctionResult:
 
 
 def callers(dealer: Seat, players: int = 4) -> tuple[Seat, ...]:
-    """The seats that call, in rotation from the dealer. Three-hand: the dummy packet lies opposite the
-    dealer (T3, note 23) and never calls, so the rotation passes over it."""
-    if players == 3:
-        return (dealer, dealer.lho, dealer.rho)
-    return (dealer, dealer.lho, dealer.partner, dealer.rho)
+    """The seats that call, in rotation from the dealer (the code's seat model: three-hand passes over the
+    dummy packet opposite the dealer, T3, note 23)."""
+    return model_for(players).callers(dealer)
+
+
+_THREE = ThreeHand()
 
 
 def other_players(dealer: Seat, seat: Seat) -> tuple[Seat, Seat]:
     """Three-hand: the player whose turn to call comes next after ``seat``'s, and the third player."""
-    order = callers(dealer, 3)
-    succeeding = order[(order.index(seat) + 1) % 3]
-    return succeeding, next(s for s in order if s is not seat and s is not succeeding)
+    return _THREE.other_players(dealer, seat)
 
 
 def seven_call(code: Code, strain: str) -> Call:
@@ -196,9 +163,7 @@ def seven_call(code: Code, strain: str) -> Call:
 
 def caller(dealer: Seat, i: int, players: int = 4) -> Seat:
     """Who made call ``i`` of an auction (counting from the dealer's, 0)."""
-    if players == 3:
-        return callers(dealer, 3)[i % 3]
-    return dealer.after(i)
+    return model_for(players).caller(dealer, i)
 
 
 def auction_result(dealer: Seat, calls: tuple[Call, ...], players: int = 4,
@@ -225,22 +190,20 @@ def auction_result(dealer: Seat, calls: tuple[Call, ...], players: int = 4,
     need = players - 1
     complete = len(after) >= need and all(c.kind is CallKind.PASS for c in after[-need:])
     final = calls[last_bid_i]
-    bidder = seats[last_bid_i] if seats else caller(dealer, last_bid_i, players)
+    model = model_for(players)
+    bidder = seats[last_bid_i] if seats else model.caller(dealer, last_bid_i)
     declarer = None
-    if players == 3:
-        declarer = bidder
-    else:
-        for i, c in enumerate(calls):
-            seat = seats[i] if seats else dealer.after(i)
-            if c.is_bid and c.strain is final.strain and seat.side is bidder.side:
-                declarer = seat
-                break
+    for i, c in enumerate(calls):  # the first of the bidder's partnership to name the final strain (three-
+        seat = seats[i] if seats else model.caller(dealer, i)  # hand: no partners, so the bidder himself, T7)
+        if c.is_bid and c.strain is final.strain and not model.adverse(seat, bidder):
+            declarer = seat
+            break
     return AuctionResult(complete, final, doubled, declarer if complete else None)
 
 
 def _adverse(a: Seat, b: Seat, players: int) -> bool:
     """Are ``a`` and ``b`` adversaries in the auction? Three-hand: every other player is (T1, T4)."""
-    return a is not b if players == 3 else a.side is not b.side
+    return model_for(players).adverse(a, b)
 
 
 _IN_ROTATION = {"insufficient_bid", "impossible_bid", "call_while_barred", "double_of_partner",
@@ -304,15 +267,67 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
     for name, default in _defaults(None, common):
         if name not in f:
             f[name] = default
-    if code.game == "straight-bridge" and f.get("declarer") is None and f.get("dealer") is not None:
-        f["declarer"] = f["dealer"]  # in straight bridge the dealer always plays the combined hands
-    if f.get("declarer") is not None:
-        d = f["declarer"]
-        f.setdefault("dummy", d.partner)
-        f.setdefault("leader", d.lho)
-    if f.get("dealer") is not None:
-        f.setdefault("eldest", f["dealer"].lho)
+    if code.game == "straight-bridge" and f.get("dealer") is not None:
+        # in straight bridge the dealer always plays the combined hands
+        if f.get("declarer") is not None and f["declarer"] is not f["dealer"]:
+            raise InputError("declarer", f"in straight bridge the dealer plays the combined hands: the declarer is "
+                             f"the dealer {f['dealer'].value}, not {f['declarer'].value}")
+        f["declarer"] = f["dealer"]
+    _derive_facts(f, common, kind)
+    _kind_offender(kind, f, code)
     return kind_id, Facts(f, code.bid_value, tuple(presumed)), notes
+
+
+_DERIVERS: dict[int, tuple[Any, tuple[tuple[str, Any], ...]]] = {}
+
+
+def _derive_facts(f: dict[str, Any], common: Mapping[str, FactSpec], kind: Kind) -> None:
+    """The facts the catalogue derives by an expression (``dummy: partner(declarer)``), where not given and
+    their inputs are known; in the catalogue's order, so one may read another."""
+    for specs in (common, kind.facts):
+        hit = _DERIVERS.get(id(specs))
+        if hit is None or hit[0] is not specs:  # keyed by identity, checked: a reloaded catalogue is new
+            env = Env({n: s.type for n, s in {**common, **kind.facts}.items()})
+            order = derivation_order(specs) or ()
+            hit = _DERIVERS[id(specs)] = (specs, tuple((n, compile_expr(tree, env)) for n in order
+                                                       if (tree := specs[n].derive_tree) is not None))
+        if not hit[1]:
+            continue
+        facts = Facts(f, _no_value)
+        for name, fn in hit[1]:
+            if name in f:
+                continue
+            try:
+                f[name] = facts[name] = fn(facts)
+            except MissingFact:  # an input is not known: the fact stays unknown (asked if a provision needs it)
+                pass
+
+
+def _kind_offender(kind: Kind, f: dict[str, Any], code: Code) -> None:
+    """Where the kind says who commits it (``offender: dealer``), the incident's offender must be that seat;
+    an incident that names none has it filled in."""
+    if kind.offender_tree is None:
+        return
+    fn = _OFFENDERS.get(id(kind))
+    if fn is None or fn[0] is not kind:
+        fn = _OFFENDERS[id(kind)] = (kind, compile_expr(kind.offender_tree, Env({})))
+    try:
+        who = fn[1](Facts(f, _no_value))
+    except MissingFact:
+        return
+    given = f.get("offender")
+    if given is None:
+        f["offender"] = who
+    elif given is not who:
+        raise InputError("offender", f"{kind.id.replace('_', ' ')} is committed by the {kind.offender} "
+                         f"({who.value}); the incident names {given.value}")
+
+
+_OFFENDERS: dict[int, tuple[Kind, Any]] = {}
+
+
+def _no_value(call: Call) -> int:  # pragma: no cover - no derivation prices a bid
+    raise MissingFact("value")
 
 
 # --------------------------------------------------------------------------
@@ -368,10 +383,6 @@ _IMPLIED: tuple[tuple[str, Any, str, Any, str, str], ...] = (
 )
 
 
-
-
-
-
 def _check_strains(code: Code, inc: Incident, f: Mapping[str, Any]) -> None:
     """Every bid of the incident (its call facts and its auction) in a strain the code has: its trick values
     name them (no royal spades before the codes that score them)."""
@@ -397,10 +408,6 @@ def _defaults(kind: Kind | None, common: Mapping[str, FactSpec] | None = None) -
     return hit[1]
 
 
-def _show_default(v: Any) -> str:
-    return ("true" if v else "false") if isinstance(v, bool) else str(v)
-
-
 def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], notes: list[str]) -> str:
     dealer = inc.dealer
     assert dealer is not None
@@ -414,9 +421,10 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
         if i < len(inc.callers):
             return inc.callers[i]
         return order[(order.index(inc.callers[-1]) + 1 + i - len(inc.callers)) % n]
-    if n == 3 and dealer.partner in (f.get("offender"), f.get("declarer")):
-        raise InputError("offender" if f.get("offender") is dealer.partner else "declarer",
-                         f"{dealer.partner.value} is the dummy packet in three-hand (opposite the dealer "
+    absent = code.seats.absent(dealer)
+    if absent is not None and absent in (f.get("offender"), f.get("declarer")):
+        raise InputError("offender" if f.get("offender") is absent else "declarer",
+                         f"{absent.value} is the dummy packet in three-hand (opposite the dealer "
                          f"{dealer.value}): no player sits there")
     if kind_id in _IN_ROTATION:
         if not calls:
@@ -473,7 +481,7 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
         if f.get("offender") is not None and f["offender"] is turn:
             raise InputError("offender", f"it was {turn.value}'s turn after {len(calls)} call(s) from dealer "
                              f"{dealer.value}: that call was in turn")
-    if n == 3 and f.get("offender") is not None:
+    if isinstance(code.seats, ThreeHand) and f.get("offender") is not None:
         upto = (inc.offence_at if inc.offence_at is not None else len(calls) - 1) if kind_id in _IN_ROTATION \
             else len(calls)
         three_hand_players(dealer, calls[:upto], kind_id, f, tuple(who(i) for i in range(upto)))
@@ -506,6 +514,9 @@ def three_hand_players(dealer: Seat, calls: tuple[Call, ...], kind_id: str, f: d
         call = f.get("call")
         if isinstance(call, Call) and call.kind is CallKind.DOUBLE:
             doubled = bids[-1][0]
+            if doubled is offender:  # no law rules it: he would choose his own penalty (T10) and score it
+                raise InputError("call", f"{offender.value} doubles his own declaration ({bids[-1][1].text}): only "
+                                 "another player's declaration may be doubled (T4: each bids on his own account)")
             f.setdefault("doubled_player", doubled)
             other = next((s for s in callers(dealer, 3) if s is not offender and s is not doubled), None)
             if other is not None:

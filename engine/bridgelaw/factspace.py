@@ -36,7 +36,15 @@ from .values import MAX_CALL_LEVEL, Call, Ruling, Seat
 __all__ = ["Case", "domain", "cross_product", "classes", "GENERATORS", "AUCTION_KINDS"]
 
 AUCTION_KINDS = ("insufficient_bid", "impossible_bid")  # ruled from an auction record: pairs of bids
-_FIXED = {"declarer": "E", "dealer": "S"}  # every generated incident: South deals, East declares
+_FIXED = {"declarer": "E", "dealer": "S"}  # every generated incident: South deals, East declares ...
+
+
+def _fixed(codes: list[Code]) -> dict[str, str]:
+    """... but in straight bridge the dealer plays the combined hands (an incident naming another declarer is
+    refused): South deals and declares."""
+    if any(c.game == "straight-bridge" for c in codes):
+        return {"declarer": _FIXED["dealer"], "dealer": _FIXED["dealer"]}
+    return _FIXED
 _SEATS = [s.value for s in Seat]
 
 
@@ -89,9 +97,9 @@ def domain(codes: Iterable[Code], kind: str) -> list[tuple[str, list[Any]]]:
     return dom
 
 
-def _incident(kind: str, assignment: Mapping[str, Any]) -> dict[str, Any]:
+def _incident(kind: str, assignment: Mapping[str, Any], codes: list[Code]) -> dict[str, Any]:
     facts = {k: v for k, v in assignment.items() if k != "offender"}
-    return {"irregularity": kind, **_FIXED, "offender": assignment["offender"], "facts": facts}
+    return {"irregularity": kind, **_fixed(codes), "offender": assignment["offender"], "facts": facts}
 
 
 class _Reads(Facts):
@@ -158,7 +166,7 @@ def cross_product(codes: list[Code], kind: str) -> Iterator[Case]:
     names = [n for n, _ in dom]
     for values in itertools.product(*(v for _, v in dom)):
         a = dict(zip(names, values))
-        inc = _incident(kind, a)
+        inc = _incident(kind, a, codes)
         rulings = tuple(_rule_one(c, inc, frozenset(), []) for c in codes)
         yield Case(kind, inc, tuple(a.items()), 1, rulings)
 
@@ -185,7 +193,7 @@ def classes(codes: list[Code], kind: str) -> Iterator[Case]:
             stack.extend({**fixed, x: v} for v in reversed(values[x]))
             continue
         a = {n: fixed.get(n, values[n][0]) for n in names}
-        inc = _incident(kind, a)
+        inc = _incident(kind, a, codes)
         weight = 1
         for n in open_:
             weight *= len(values[n])
@@ -202,7 +210,7 @@ def _typed(codes: list[Code], kind: str, dom: list[tuple[str, list[Any]]]) -> tu
         typed[name] = []
         for v in vals:
             a = {name: v}
-            inc = {"irregularity": kind, **_FIXED, **({"offender": v} if name == "offender" else {}),
+            inc = {"irregularity": kind, **_fixed(codes), **({"offender": v} if name == "offender" else {}),
                    "facts": {} if name == "offender" else a}
             got = None
             for c in codes:
@@ -247,7 +255,7 @@ def _settle(fn: Callable[[Facts], Any], facts: Facts, open_: Mapping[str, list[A
 def _wanted(codes: list[Code], kind: str, fixed: Mapping[str, Any], open_: Mapping[str, list[Any]]) -> dict[str, int]:
     """With only ``fixed`` known: the open facts on which some condition, option, chooser or effect of either
     code still turns, each with how many of them turn on it. Empty: both rulings are settled."""
-    inc = {"irregularity": kind, **_FIXED, **({"offender": fixed["offender"]} if "offender" in fixed else {}),
+    inc = {"irregularity": kind, **_fixed(codes), **({"offender": fixed["offender"]} if "offender" in fixed else {}),
            "facts": {k: v for k, v in fixed.items() if k != "offender"}}
     wanted: dict[str, int] = {}
 
@@ -307,7 +315,7 @@ def _bids(codes: list[Code]) -> list[Call]:
 def _call_facts(kind: str) -> set[str]:
     common, kinds = load_kinds()
     facts = {**common, **kinds[kind].facts}
-    return {n for n, f in facts.items() if f.type.name == "call"}
+    return {n for n, f in facts.items() if f.type.name in ("call", "bid")}  # a bid is a call
 
 
 def _reads_bids_whole(codes: list[Code], kinds: Iterable[str]) -> bool:

@@ -652,7 +652,7 @@ class Interview:
             return v
         if t.name == "card":
             return parse_card(text, key)
-        if t.name == "call":
+        if t.name in ("call", "bid"):  # a bid is a call that is a bid: the catalogue reads it (facts.coerce)
             calls = parse_calls(text, key)
             if len(calls) != 1:
                 raise InputError(key, f"{text.strip()!r}: answer one call, e.g. 2S")

@@ -1,14 +1,23 @@
 """Load a code: read its YAML, validate it, resolve ``extends``, compile provisions.
 
 Everything that can be wrong with a law file is found here, at load, and
-reported at ``path:line:col``: schema violations, unknown topics, duplicate
-law numbers, an ``extends`` that points nowhere, an override of a law the
-parent lacks, unknown facts or parameters in a condition, unknown provision
-ids in ``overrides``.
+reported at ``path:line:col``: a file in a code's folder that is neither
+loaded nor known (nothing is skipped silently), schema violations, unknown
+topics, duplicate law numbers, an ``extends`` that points nowhere, an
+override of a law the parent lacks, unknown facts or parameters in a
+condition, a condition that could not be evaluated (a bid that may be a pass,
+a division by zero), unknown provision ids in ``overrides``, precedence that
+goes round in a circle (:mod:`bridgelaw.precedence`), a chooser who can be
+shown never to be an innocent player (:mod:`bridgelaw.seats`).
+
+A code that ``extends`` another inherits each law it does not restate; a law
+it restates keeps the parent's provisions by id unless it restates a
+provision with the same id or names it in ``drop:``.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -18,20 +27,22 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .conditions import (
-    BOOL, CALL, CARD, INT, SEAT, SIDE, STR, SUIT, Compiled, Env, Expr, Type, Where, compile_condition, describe,
-    names_used, save_tree_cache,
+    BOOL, CALL, CARD, INT, SEAT, SIDE, SUIT, Compiled, Env, Expr, Learnt, Type, Where, check, compile_condition,
+    describe, export, guarded_bids, names_used, recording, seed,
 )
-from .cache import cached
+from .cache import cached, store
+from .catalogue import FactSpec, Kind, load_kinds, load_topics
 from .errors import ConditionError, LawFileError, UnknownCodeError, did_you_mean
 from .parameters import bind as bind_parameters, render as render_label
-from .resources import laws_dir, schema_dir
+from .resources import grammar_path, laws_dir, schema_dir
+from .seats import SeatModel, chooser_faults, model_for
 from .values import Call, EffectKind
 from .vocabulary import vocabulary
 from .yamlsrc import Source, load_yaml
 
 __all__ = [
     "Code", "Law", "Provision", "EffectSpec", "OptionSpec", "Kind", "FactSpec",
-    "load_code", "code_ids", "load_kinds", "load_all",
+    "load_code", "code_ids", "load_kinds", "load_all", "check_tree", "FOLDER_FILES",
 ]
 
 # --------------------------------------------------------------------------
@@ -66,24 +77,6 @@ EFFECT_FIELDS: dict[EffectKind, dict[str, tuple[Type | str, bool]]] = _effect_fi
 
 
 @dataclass(frozen=True)
-class FactSpec:
-    name: str
-    type: Type
-    ask: str
-    derived: str = ""
-    default: Any = None
-    presumed: str = ""  # what a ruling says of the default, when it is presumed
-
-
-@dataclass(frozen=True)
-class Kind:
-    id: str
-    phase: str
-    summary: str
-    facts: Mapping[str, FactSpec]
-
-
-@dataclass(frozen=True)
 class EffectSpec:
     kind: EffectKind
     fields: tuple[tuple[str, Any, Compiled | None], ...]  # (name, literal value or source, compiled)
@@ -100,7 +93,13 @@ class OptionSpec:
 
 @dataclass(frozen=True)
 class Provision:
-    """One rule of a law: when it applies, and what follows (automatic effects, or options)."""
+    """One rule of a law: when it applies, and what follows (automatic effects, or options).
+
+    ``chooser`` gives a seat, a side (either of its players) or, for a list chooser (``[succeeding_player,
+    third_player]``: "either other player"), a tuple of seats. ``chooser_at`` is where the chooser is written
+    (``path:line:col``), for an error at ruling time; ``own_choice``: the options are a choice the law leaves
+    to the offender himself (a correction of his own), so the chooser need not be innocent.
+    """
 
     id: str
     full_id: str
@@ -121,6 +120,15 @@ class Provision:
     needs: frozenset[str]
     when_shown: str = ""
     needs_sorted: tuple[str, ...] = ()
+    chooser_trees: tuple[Expr, ...] = ()
+    chooser_at: str = ""
+    own_choice: bool = False
+    phases: tuple[str, ...] = ()
+    at: str = ""  # where the provision is written (path:line:col)
+
+
+#: One provision as written: its file, its key in the file, its mapping, and the code whose file it is in.
+RawProvision = tuple[Source, tuple[Any, ...], Mapping[str, Any], str]
 
 
 @dataclass(frozen=True)
@@ -137,9 +145,9 @@ class Law:
     differences: str = ""
     file: str = ""
     code: str = ""
-    raw_provisions: tuple[tuple[Source, tuple[Any, ...], Mapping[str, Any]], ...] = field(default=(), repr=False,
-                                                                                          compare=False)
+    raw_provisions: tuple[RawProvision, ...] = field(default=(), repr=False, compare=False)
     provisions: tuple[Provision, ...] = ()
+    drop: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -169,6 +177,11 @@ class Code:
         return idx  # type: ignore[no-any-return]
 
     @property
+    def seats(self) -> SeatModel:
+        """The code's seat model (four players in partnerships, or three and a dummy packet)."""
+        return model_for(self.players)
+
+    @property
     def provisions(self) -> tuple[Provision, ...]:
         return tuple(p for law in self.laws for p in law.provisions)
 
@@ -183,7 +196,7 @@ class Code:
 
 
 # --------------------------------------------------------------------------
-# Schemas, kinds, topics
+# Schemas
 
 
 @lru_cache(maxsize=None)
@@ -224,114 +237,94 @@ def _schema_message(e: Any) -> str:
     return e.message
 
 
-@lru_cache(maxsize=None)
-def load_topics(root: str) -> frozenset[str]:
-    def build() -> frozenset[str]:
-        src = load_yaml(Path(root) / "topics.yaml", "laws/topics.yaml")
-        topics = src.data.get("topics") if isinstance(src.data, dict) else None
-        if not isinstance(topics, dict):
-            raise src.error((), "expected a mapping 'topics:' of topic id to description")
-        return frozenset(topics)
+# --------------------------------------------------------------------------
+# The files of a code's folder: each is loaded, or refused by name
 
-    return cached(f"topics:{Path(root).resolve()}", [Path(root) / "topics.yaml"], build)  # type: ignore[no-any-return]
-
-
-_TYPES = {"bool": BOOL, "int": INT, "str": STR, "seat": SEAT, "side": SIDE, "call": CALL, "card": CARD,
-          "suit": SUIT}
-
-
-@lru_cache(maxsize=None)
-def load_kinds(root: str | None = None) -> tuple[Mapping[str, FactSpec], Mapping[str, Kind]]:
-    """The irregularity catalogue: common facts, and each kind with its facts.
-
-    ``laws/kinds.yaml`` holds the catalogue; files in ``laws/kinds.d/`` may add
-    kinds, or add facts to a kind (never redefine one: that is an error).
-    Cached on disk while none of those files changes.
-    """
-    base = Path(root) if root else laws_dir()
-    files = [base / "kinds.yaml"] + sorted((base / "kinds.d").glob("*.yaml"))
-    return cached(f"kinds:{base.resolve()}:{len(files)}", files, lambda: _load_kinds(base))  # type: ignore[no-any-return]
+#: The files a code's folder may hold besides its heading files (``NN-slug.yaml``), and who reads each.
+FOLDER_FILES: dict[str, str] = {
+    "code.yaml": "what the code is (read here)",
+    "parameters.yaml": "every number the code states (read here)",
+    "alignment.yaml": "an edition's unnumbered paragraphs aligned to its parent's laws (read by compare)",
+    "sentences.yaml": "the sentence-level account of every law (read by sentences)",
+}
+#: What ``laws/`` holds besides the codes' folders, and who reads each.
+LAWS_FILES: dict[str, str] = {
+    "kinds.yaml": "the irregularity catalogue (read by catalogue)",
+    "kinds.d": "kinds and facts particular codes add (read by catalogue)",
+    "topics.yaml": "the topic taxonomy (read by catalogue)",
+    "spelling.yaml": "spellings the editions print differently (read by textdiff)",
+    "accounting.yaml": "how the sentences of a law are accounted for (read by sentences)",
+    "consistency.yaml": "what the consistency audit compares (read by consistency)",
+}
+_HEADING = re.compile(r"^[0-9]{2}-[a-z0-9]+(?:-[a-z0-9]+)*\.yaml$")
 
 
-def _load_kinds(base: Path) -> tuple[Mapping[str, FactSpec], Mapping[str, Kind]]:
-    src = load_yaml(base / "kinds.yaml", "laws/kinds.yaml")
-    data = src.data
-    if not isinstance(data, dict) or not isinstance(data.get("kinds"), dict):
-        raise src.error((), "expected 'common:' and 'kinds:' mappings")
-    common = _facts_of(src, data.get("common"), ("common",))
-    kinds: dict[str, Kind] = {}
-    _add_kinds(src, data["kinds"], kinds, common)
-    extra = base / "kinds.d"
-    if extra.is_dir():
-        sources = []
-        for path in sorted(extra.glob("*.yaml")):
-            esrc = load_yaml(path, f"laws/kinds.d/{path.name}")
-            if not isinstance(esrc.data, dict) or set(esrc.data) - {"kinds"} or \
-                    not isinstance(esrc.data.get("kinds"), dict):
-                raise esrc.error((), "expected one mapping 'kinds:' (of new kinds, or facts to add to a kind)")
-            sources.append(esrc)
-        # new kinds first, from every file; then the facts files add to kinds defined anywhere
-        for esrc in sources:
-            _add_kinds(esrc, {k: v for k, v in esrc.data["kinds"].items()
-                              if isinstance(v, dict) and ("phase" in v or "summary" in v)}, kinds, common)
-        for esrc in sources:
-            _add_kinds(esrc, {k: v for k, v in esrc.data["kinds"].items()
-                              if not (isinstance(v, dict) and ("phase" in v or "summary" in v))}, kinds, common)
-    return common, kinds
-
-
-def _facts_of(src: Source, raw: Any, key: tuple[Any, ...]) -> dict[str, FactSpec]:
-    out: dict[str, FactSpec] = {}
-    if raw is not None and not isinstance(raw, dict):
-        raise src.error(key, "expected a mapping of fact names to {type, ask}")
-    for name, spec in (raw or {}).items():
-        if not isinstance(spec, dict) or "type" not in spec or "ask" not in spec:
-            raise src.error(key + (name,), f"fact {name!r} needs 'type' and 'ask'")
-        for k in spec:
-            if k not in ("type", "ask", "derived", "default", "presumed"):
-                raise src.error(key + (name, k), f"unknown key {k!r}; a fact has type, ask, derived, default, "
-                                                 "presumed")
-        if (spec.get("default") is None) == bool(spec.get("presumed")):
-            raise src.error(key + (name,), f"fact {name!r} has " + (
-                "a default but no `presumed:` (what a ruling says when it presumes it, e.g. \"the cards were not "
-                "mixed\")" if spec.get("default") is not None else "`presumed:` but no default to presume"))
-        t = spec["type"]
-        if isinstance(t, list):
-            ftype = Type("str", tuple(str(x) for x in t))
-        elif t in _TYPES:
-            ftype = _TYPES[t]
-        else:
-            raise src.error(key + (name, "type"), f"unknown type {t!r}; expected one of {', '.join(_TYPES)}"
-                            " or a list of choices" + did_you_mean(str(t), _TYPES))
-        out[name] = FactSpec(name, ftype, str(spec["ask"]), str(spec.get("derived", "")), spec.get("default"),
-                             str(spec.get("presumed", "")))
+def _heading_files(folder: Path, root: Path) -> list[Path]:
+    """The heading files of a code, in order; anything else in the folder that is not a known file is an
+    error naming it — a law file renamed ``.yml`` or without its ``NN-`` prefix is never dropped silently."""
+    out = []
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError as e:
+        raise LawFileError(f"cannot list the code's folder: {e.strerror or e}", _rel(root, folder)) from None
+    orders: dict[str, str] = {}
+    for path in entries:
+        name = path.name
+        rel = _rel(root, path)
+        if name in FOLDER_FILES:
+            if not path.is_file():
+                raise LawFileError(f"{name} must be a file ({FOLDER_FILES[name]})", rel, 1, 1)
+            continue
+        if _HEADING.match(name):
+            if not path.is_file():
+                why = "a loop of symbolic links" if path.is_symlink() and not path.exists() else \
+                    "a broken link" if path.is_symlink() else "not a file"
+                raise LawFileError(f"heading file {name} is {why}", rel, 1, 1)
+            if name[:2] in orders:
+                raise LawFileError(f"two heading files share the order {name[:2]} ({orders[name[:2]]} and {name}): "
+                                   "number the files in printed order", rel, 1, 1)
+            orders[name[:2]] = name
+            out.append(path)
+            continue
+        raise LawFileError(_unknown_file(name), rel, 1, 1)
     return out
 
 
-def _add_kinds(src: Source, raw: Mapping[str, Any], kinds: dict[str, Kind], common: Mapping[str, FactSpec]) -> None:
-    for kid, spec in raw.items():
-        if not isinstance(spec, dict):
-            raise src.error(("kinds", kid), "expected a mapping with phase, summary and facts")
-        for k in spec:
-            if k not in ("phase", "summary", "facts"):
-                raise src.error(("kinds", kid, k), f"unknown key {k!r}; a kind has phase, summary, facts")
-        facts = _facts_of(src, spec.get("facts"), ("kinds", kid, "facts"))
-        for name in facts:
-            if name in common:
-                raise src.error(("kinds", kid, "facts", name), f"fact {name!r} is already a common fact")
-        if kid in kinds:
-            old = kinds[kid]
-            if "phase" in spec or "summary" in spec:
-                raise src.error(("kinds", kid), f"kind {kid!r} is already defined; here give only 'facts' to add")
-            for name, f in facts.items():
-                if name in old.facts and old.facts[name] != f:
-                    raise src.error(("kinds", kid, "facts", name),
-                                    f"fact {name!r} of {kid} is already defined differently")
-            kinds[kid] = Kind(kid, old.phase, old.summary, {**old.facts, **facts})
-        else:
-            if "phase" not in spec or "summary" not in spec:
-                raise src.error(("kinds", kid), f"new kind {kid!r} needs 'phase' and 'summary'")
-            kinds[kid] = Kind(kid, str(spec["phase"]), str(spec["summary"]), facts)
+def _unknown_file(name: str) -> str:
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    known = list(FOLDER_FILES)
+    hint = ""
+    if name.lower().endswith((".yml", ".yaml")) and stem + ".yaml" != name:
+        fixed = stem + ".yaml"
+        hint = f" (did you mean '{fixed}'?)" if (_HEADING.match(fixed) or fixed in known) else ""
+    if not hint:
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.85)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+    if not hint and re.match(r"^[a-z0-9-]+\.ya?ml$", name):
+        hint = f" (a heading file is named NN-slug.yaml, e.g. '01-{stem}.yaml')"
+    return (f"{name!r} is not a file a code's folder holds{hint}; it would be skipped. A code's folder holds "
+            f"{', '.join(known)} and heading files named NN-slug.yaml (docs/law-files.md)")
+
+
+def check_tree(root: Path | None = None) -> list[LawFileError]:
+    """What ``laws/`` holds that nothing would read: an entry that is neither the catalogue, the topics, nor
+    a code's folder (a folder without its code.yaml is no code)."""
+    base = root or laws_dir()
+    problems = []
+    known = set(LAWS_FILES)
+    for path in sorted(base.iterdir()) if base.is_dir() else []:
+        if path.name in known:
+            continue
+        if path.is_dir():
+            if not (path / "code.yaml").is_file():
+                inside = [p.name for p in path.iterdir()] if path.exists() else []
+                hint = did_you_mean("code.yaml", inside)
+                problems.append(LawFileError(f"folder {path.name}/ has no code.yaml{hint}: it is no code, and its "
+                                             "files would be skipped", _rel(base, path), 1, 1))
+            continue
+        problems.append(LawFileError(f"{path.name!r} is neither {', '.join(LAWS_FILES)} nor a code's folder: "
+                                     "nothing reads it" + did_you_mean(path.name, LAWS_FILES), _rel(base, path), 1, 1))
+    return problems
 
 
 # --------------------------------------------------------------------------
@@ -365,7 +358,7 @@ def load_code(code_id: str) -> Code:
             raise UnknownCodeError("code", f"unknown code {code_id!r}; codes are {', '.join(ids)}"
                                    + did_you_mean(str(code_id), ids))
         _cache[key] = _load(root, code_id, ())
-        save_tree_cache()
+        _store_learnt()
     _fast[code_id] = _cache[key]
     return _cache[key]
 
@@ -376,7 +369,9 @@ def load_all() -> list[Code]:
 
 def clear_cache() -> None:
     _cache.clear()
+    _ENVS.clear()
     _fast.clear()
+    _entries.clear()
     load_kinds.cache_clear()
     load_topics.cache_clear()
 
@@ -405,6 +400,7 @@ class _Raw:
 
 def _read(root: Path, code_id: str) -> _Raw:
     folder = root / code_id
+    files = _heading_files(folder, root)
     meta_src = _read_validated(folder / "code.yaml", _rel(root, folder / "code.yaml"), "code.schema.json")
     meta = meta_src.data
     if meta["id"] != code_id:
@@ -422,8 +418,6 @@ def _read(root: Path, code_id: str) -> _Raw:
     positions: dict[str, tuple[Source, tuple[Any, ...]]] = {}
     after: dict[str, str] = {}
     omitted: list[str] = []
-    files = sorted(p for p in folder.glob("*.yaml") if p.name not in ("code.yaml", "parameters.yaml")
-                   and re.match(r"^\d\d-", p.name))
     sources: dict[str, Source] = {}
     for path in files:
         src = _read_validated(path, _rel(root, path))
@@ -454,27 +448,62 @@ def _read(root: Path, code_id: str) -> _Raw:
             if not raw.get("missing") and not raw.get("topics"):
                 raise src.error(key, f"law {number!r} needs at least one topic from laws/topics.yaml")
             fns = tuple((f["number"], _reflow(f["text"])) for f in raw.get("footnotes") or [])
-            provs = tuple((src, key + ("provisions", j), p) for j, p in enumerate(raw.get("provisions") or []))
+            provs = tuple((src, key + ("provisions", j), p, code_id) for j, p in enumerate(raw.get("provisions") or []))
             laws.append(Law(
                 number=number, heading=data.get("heading"), text=_reflow(text) if text else None,
                 topics=tuple(raw.get("topics") or ()), footnotes=fns, binding=bool(binding),
                 missing=bool(raw.get("missing")), note=raw.get("note", ""),
                 printed_number=raw.get("printed_number", number), differences=raw.get("differences", ""),
-                file=src.path, code=code_id, raw_provisions=provs,
+                file=src.path, code=code_id, raw_provisions=provs, drop=tuple(raw.get("drop") or ()),
             ))
     return _Raw(meta, meta_src, laws, params, params_src, sources, positions, after, omitted)
 
 
-def _read_validated(path: Path, display: str, schema: str = "law-file.schema.json") -> Source:
-    """A file, read and validated once; later runs take it from the cache while it is unchanged."""
+@dataclass
+class _Entry:
+    """A law file's cache entry: the file as read and validated, and its conditions' trees and code."""
 
-    def build() -> Source:
+    source: Source
+    trees: dict[str, Any] = field(default_factory=dict)
+    codes: dict[str, bytes] = field(default_factory=dict)
+
+
+# source path -> (cache name, the files it depends on, the entry, what compiling it learnt)
+_entries: dict[str, tuple[str, list[Path], _Entry, Learnt]] = {}
+
+
+def _read_validated(path: Path, display: str, schema: str = "law-file.schema.json") -> Source:
+    """A file, read and validated once; later runs take it, and its conditions' parse trees, from the cache
+    while its content is unchanged."""
+
+    def build() -> _Entry:
         src = load_yaml(path, display)
         validate(src, schema)
-        return src
+        return _Entry(src)
 
-    return cached(f"{schema}:{path.resolve()}:{display}", [path, schema_dir() / schema],  # type: ignore[no-any-return]
-                  build)
+    name = f"{schema}:{path.resolve()}:{display}"
+    depends = [path, schema_dir() / schema, grammar_path()]
+    entry: _Entry = cached(name, depends, build)
+    seed(entry.trees, entry.codes)
+    _entries[entry.source.path] = (name, depends, entry, Learnt())
+    return entry.source
+
+
+def _learnt(src: Source) -> Learnt:
+    hit = _entries.get(src.path)
+    return hit[3] if hit is not None else Learnt()
+
+
+def _store_learnt() -> None:
+    """Write back the entries of files whose conditions were parsed or compiled afresh."""
+    for name, depends, entry, learnt in _entries.values():
+        if learnt.texts <= entry.trees.keys() and learnt.sources <= entry.codes.keys():
+            continue
+        trees, codes = export(learnt)
+        entry.trees.update(trees)
+        entry.codes.update(codes)
+        store(name, depends, entry)
+        learnt.new = False
 
 
 def _reflow(text: str) -> str:
@@ -504,8 +533,16 @@ def _load(root: Path, code_id: str, chain: tuple[str, ...]) -> Code:
             ids = code_ids(root)
             raise raw.meta_src.error(("extends",), f"'extends' names unknown code {parent_id!r}"
                                      + did_you_mean(parent_id, ids) + f"; codes are {', '.join(ids)}")
-        parent = _load(root, parent_id, chain + (code_id,))
+        pkey = (os.environ.get("BRIDGELAW_DATA", ""), parent_id)
+        parent = _cache.get(pkey) or _load(root, parent_id, chain + (code_id,))
+        _cache[pkey] = parent
         laws, omitted = _resolve(parent, raw)
+    else:
+        for law in raw.laws:
+            if law.drop:
+                src, key = raw.positions[law.number]
+                raise src.error(key + ("drop",), f"law {law.number} drops provisions, but {code_id} extends no "
+                                "code to inherit them from")
     params = bind_parameters(root / code_id, code_id, parent.params if parent_id else None,  # type: ignore[arg-type]
                              [lw.number for lw in laws], _rel(root, root / code_id / "parameters.yaml"))
     code = Code(
@@ -530,10 +567,12 @@ def _resolve(parent: Code, raw: _Raw) -> tuple[list[Law], list[str]]:
     placed: dict[str, str] = {}  # anchor -> the last law added after it, to keep printed order
     for law in raw.laws:
         if law.number in index:
-            laws[index[law.number]] = law
+            laws[index[law.number]] = _inherit(parent.law(law.number), law, raw)
             continue
         anchor = raw.after.get(law.number)
         src, key = raw.positions[law.number]
+        if law.drop:
+            raise src.error(key + ("drop",), f"law {law.number} is not in {parent.id}: it has no provisions to drop")
         if not anchor:
             raise src.error(key + ("number",), f"law {law.number!r} is not in {parent.id}; a law a code adds needs "
                             "'after:' naming the law it follows" + did_you_mean(law.number, index))
@@ -548,44 +587,84 @@ def _resolve(parent: Code, raw: _Raw) -> tuple[list[Law], list[str]]:
     return [lw for lw in laws if lw.number not in gone], omitted
 
 
+def _inherit(parent_law: Law | None, law: Law, raw: _Raw) -> Law:
+    """A restated law keeps the parent's provisions, in the parent's order, each replaced by the child's
+    provision of the same id or left out when ``drop:`` names it; the child's new provisions follow."""
+    if parent_law is None:  # pragma: no cover - the caller found it
+        return law
+    src, key = raw.positions[law.number]
+    parent_ids = [p[2]["id"] for p in parent_law.raw_provisions]
+    own = {p[2]["id"]: p for p in law.raw_provisions}
+    for j, pid in enumerate(law.drop):
+        if pid not in parent_ids:
+            raise src.error(key + ("drop", j), f"'drop' names {pid!r}, which law {law.number} of the parent code "
+                            "does not have" + did_you_mean(pid, parent_ids)
+                            + (f"; its provisions are {', '.join(parent_ids)}" if parent_ids else "; it has none"))
+        if pid in own:
+            osrc, okey, _, _ = own[pid]
+            raise osrc.error(okey + ("id",), f"provision {pid!r} is both restated here and dropped (drop: at "
+                             f"{src.path}:{src.mark(key + ('drop', j)).line}): keep one")
+        if law.drop.index(pid) != j:
+            raise src.error(key + ("drop", j), f"'drop' names {pid!r} twice")
+    gone = set(law.drop)
+    merged = [own.get(p[2]["id"], p) for p in parent_law.raw_provisions if p[2]["id"] not in gone]
+    merged += [p for p in law.raw_provisions if p[2]["id"] not in parent_ids]
+    return _replace(law, raw_provisions=tuple(merged))
+
+
+def _replace(law: Law, raw_provisions: tuple[RawProvision, ...] | None = None,
+             provisions: tuple[Provision, ...] | None = None) -> Law:
+    return Law(law.number, law.heading, law.text, law.topics, law.footnotes, law.binding, law.missing, law.note,
+               law.printed_number, law.differences, law.file, law.code,
+               law.raw_provisions if raw_provisions is None else raw_provisions,
+               law.provisions if provisions is None else provisions, law.drop)
+
+
 # --------------------------------------------------------------------------
 # Compiling provisions (after resolution, with the resolved code's parameters)
 
 
-def _where(src: Source, key: tuple[Any, ...], field_name: str) -> Where:
+def _where(src: Source, key: tuple[Any, ...], field_name: str, text: str = "") -> Where:
     m = src.mark(key)
-    return Where(src.path, m.line, m.column, src.lines, field_name)
+    return Where(src.path, m.line, m.column, src.lines, field_name, text, src.locator(key) if text else None)
+
+
+def _at(src: Source, key: tuple[Any, ...]) -> str:
+    m = src.mark(key)
+    return f"{src.path}:{m.line}:{m.column}"
 
 
 def _compile_code(code: Code, raw: _Raw) -> Code:
+    from .precedence import check_precedence
+
     common, kinds = load_kinds(str(laws_dir()))
     ids: dict[str, tuple[Source, tuple[Any, ...]]] = {}
     compiled_laws: list[Law] = []
     by_kind: dict[str, list[Provision]] = {}
-    pending_overrides: list[tuple[Source, tuple[Any, ...], str]] = []
+    placed: dict[str, tuple[Provision, Source, tuple[Any, ...]]] = {}
     for law in code.laws:
         provs: list[Provision] = []
-        for src, key, spec in law.raw_provisions:
+        for src, key, spec, origin in law.raw_provisions:
             pid = spec["id"]
             if pid in ids:
                 osrc, okey = ids[pid]
                 raise src.error(key + ("id",), f"provision id {pid!r} is used twice in {code.id} "
                                 f"(also at {osrc.path}:{osrc.mark(okey).line})")
             ids[pid] = (src, key)
-            prov = _compile_provision(code, law, src, key, spec, common, kinds)
-            for j, o in enumerate(prov.overrides):
-                pending_overrides.append((src, key + ("overrides", j), o))
+            with recording(_learnt(src)):
+                prov = _compile_provision(code, law, src, key, spec, common, kinds, origin)
             for j, fn in enumerate(prov.footnotes):
                 if fn not in dict(law.footnotes):
-                    raise src.error(key + ("footnotes", j), f"law {law.number} has no footnote {fn!r}"
-                                    + (f"; it has {', '.join(dict(law.footnotes))}" if law.footnotes else ""))
+                    raise src.error(key + ("footnotes", j), f"law {law.number} of {code.id} has no footnote {fn!r}"
+                                    + (f"; it has {', '.join(dict(law.footnotes))}" if law.footnotes else "")
+                                    + (f" (the provision is inherited from {origin}: restate it, drop it, or give "
+                                       "the law its footnotes)" if origin != code.id else ""))
             provs.append(prov)
+            placed[pid] = (prov, src, key)
             for k in prov.kinds:
                 by_kind.setdefault(k, []).append(prov)
-        compiled_laws.append(_replace_provisions(law, tuple(provs)))
-    for src, key, o in pending_overrides:
-        if o not in ids:
-            raise src.error(key, f"'overrides' names unknown provision {o!r}" + did_you_mean(o, ids))
+        compiled_laws.append(_replace(law, provisions=tuple(provs)))
+    check_precedence(placed)
     return Code(
         id=code.id, title=code.title, authority=code.authority, year=code.year, game=code.game,
         players=code.players, extends=code.extends, sources=code.sources, laws=tuple(compiled_laws),
@@ -594,84 +673,157 @@ def _compile_code(code: Code, raw: _Raw) -> Code:
     )
 
 
-def _replace_provisions(law: Law, provs: tuple[Provision, ...]) -> Law:
-    return Law(law.number, law.heading, law.text, law.topics, law.footnotes, law.binding, law.missing, law.note,
-               law.printed_number, law.differences, law.file, law.code, law.raw_provisions, provs)
+def _meet(a: Type, b: Type) -> Type | None:
+    """The type a fact has in both of two kinds: the same type, or a call where one kind knows it is a bid."""
+    if a == b:
+        return a
+    if {a.name, b.name} == {"call", "bid"}:
+        return CALL
+    return None
+
+
+_ENVS: dict[tuple[int, int, tuple[str, ...]], tuple[Any, Env]] = {}
 
 
 def _env_for(kind_ids: list[str], common: Mapping[str, FactSpec], kinds: Mapping[str, Kind],
              params: Mapping[str, Any]) -> Env:
     """Common facts, and the facts that every kind the provision answers has (with one type)."""
+    key = (id(kinds), id(params), tuple(kind_ids))
+    hit = _ENVS.get(key)
+    if hit is not None and hit[0][0] is kinds and hit[0][1] is params:
+        return hit[1]
+    env = _build_env(kind_ids, common, kinds, params)
+    _ENVS[key] = ((kinds, params), env)
+    return env
+
+
+def _build_env(kind_ids: list[str], common: Mapping[str, FactSpec], kinds: Mapping[str, Kind],
+               params: Mapping[str, Any]) -> Env:
     facts: dict[str, Type] = {n: f.type for n, f in common.items()}
     first = kinds[kind_ids[0]].facts
-    shared = {n: f.type for n, f in first.items()}
+    shared: dict[str, Type] = {n: f.type for n, f in first.items()}
     for k in kind_ids[1:]:
         other = kinds[k].facts
-        shared = {n: t for n, t in shared.items() if n in other and other[n].type == t}
+        met = {n: _meet(t, other[n].type) for n, t in shared.items() if n in other}
+        shared = {n: t for n, t in met.items() if t is not None}
     facts.update(shared)
     return Env(facts, params)
 
 
 def _compile_provision(code: Code, law: Law, src: Source, key: tuple[Any, ...], spec: Mapping[str, Any],
-                       common: Mapping[str, FactSpec], kinds: Mapping[str, Kind]) -> Provision:
+                       common: Mapping[str, FactSpec], kinds: Mapping[str, Kind], origin: str) -> Provision:
     kind_ids = list(spec["kinds"])
     for j, k in enumerate(kind_ids):
         if k not in kinds:
             raise src.error(key + ("kinds", j), f"unknown irregularity kind {k!r}" + did_you_mean(k, kinds)
                             + "; kinds are listed in laws/kinds.yaml (`bridgelaw kinds`)")
+        if kind_ids.index(k) != j:
+            raise src.error(key + ("kinds", j), f"kind {k!r} is listed twice")
     env = _env_for(kind_ids, common, kinds, code.params)
     when_raw = spec.get("when", True)
     needs: set[str] = set()
     if when_raw is True or when_raw == "true":
         tree, when = None, (lambda f: True)
         when_text = "true"
+    elif when_raw is False:
+        raise src.error(key + ("when",), "a provision that never applies ('when: false'): remove it, or say "
+                        "when it applies", ConditionError)
     else:
         when_text = str(when_raw)
-        tree, when = compile_condition(when_text, env, _where(src, key + ("when",), "when"))
+        tree, when = compile_condition(when_text, env, _where(src, key + ("when",), "when", when_text))
         needs |= names_used(tree)
-    effects = tuple(_compile_effect(src, key + ("effects", j), e, env) for j, e in enumerate(spec.get("effects") or []))
+    # where the condition holds, the calls it shows to be bids are bids for the effects and options too
+    env = env.knowing(guarded_bids(tree)) if tree is not None else env
+    effects = tuple(_compile_effect(src, key + ("effects", j), e, env, tree, code)
+                    for j, e in enumerate(spec.get("effects") or []))
+    phases = tuple(dict.fromkeys(kinds[k].phase for k in kind_ids))
+    committed = tuple(dict.fromkeys((kinds[k].phase, kinds[k].offender_tree) for k in kind_ids))
     options: list[OptionSpec] = []
     chooser = None
-    chooser_text = spec.get("chooser", "")
+    chooser_trees: tuple[Expr, ...] = ()
+    chooser_text = ""
+    own = bool(spec.get("own_choice", False))
     if spec.get("options"):
-        ctree, chooser = compile_condition(chooser_text, env, _where(src, key + ("chooser",), "chooser"), want=None)
-        from .conditions import check  # local: only for the type test
-
-        ctype = check(ctree, env, _where(src, key + ("chooser",), "chooser"))
-        if ctype.name not in ("seat", "side"):
-            raise src.error(key + ("chooser",), f"chooser must be a seat or a side, got a {ctype}",
-                            ConditionError)
+        chooser, chooser_trees, chooser_text = _compile_chooser(code, src, key, spec["chooser"], env, tree, committed,
+                                                                own)
         seen: set[str] = set()
         for j, o in enumerate(spec["options"]):
             if o["id"] in seen:
                 raise src.error(key + ("options", j, "id"), f"option id {o['id']!r} is used twice in this provision")
             seen.add(o["id"])
             owhen = None
+            oenv = env
             if o.get("when"):
-                _, owhen = compile_condition(o["when"], env, _where(src, key + ("options", j, "when"), "when"))
+                otree, owhen = compile_condition(o["when"], env, _where(src, key + ("options", j, "when"), "when",
+                                                                       o["when"]))
+                oenv = env.knowing(guarded_bids(otree))
             options.append(OptionSpec(
                 o["id"], render_label(o.get("label", ""), code.params, src, key + ("options", j, "label")),  # type: ignore[arg-type]
-                tuple(_compile_effect(src, key + ("options", j, "effects", n), e, env)
+                tuple(_compile_effect(src, key + ("options", j, "effects", n), e, oenv, tree, code)
                       for n, e in enumerate(o["effects"])),
                 owhen, o.get("when", ""),
             ))
+    elif own:
+        raise src.error(key + ("own_choice",), "own_choice says whose choice the options are, but this provision "
+                        "has no options")
     if not effects and not options:
         raise src.error(key, f"provision {spec['id']!r} needs 'effects' or 'options' (use kind no_penalty or "
                              "discretion where the law prescribes nothing)")
     return Provision(
-        id=spec["id"], full_id=f"{law.code}/{law.number}/{spec['id']}", law=law.number,
+        id=spec["id"], full_id=f"{origin}/{law.number}/{spec['id']}", law=law.number,
         clause=str(spec.get("clause", "")), kinds=tuple(kind_ids), when_text=when_text, when_tree=tree, when=when,
         effects=effects, chooser_text=chooser_text, chooser=chooser, options=tuple(options),
         overrides=tuple(spec.get("overrides") or ()), footnotes=tuple(spec.get("footnotes") or ()),
         notes=tuple(spec.get("notes") or ()), cites=tuple(spec.get("cites") or ()), needs=frozenset(needs),
         when_shown=describe(tree) if tree is not None else "true", needs_sorted=tuple(sorted(needs)),
+        chooser_trees=chooser_trees, chooser_at=_at(src, key + ("chooser",)) if chooser is not None else "",
+        own_choice=own, phases=phases, at=_at(src, key),
     )
 
 
-def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], env: Env) -> EffectSpec:
+def _compile_chooser(code: Code, src: Source, key: tuple[Any, ...], raw: Any, env: Env, when: Expr | None,
+                     committed: tuple[tuple[str, Expr | None], ...], own: bool) -> tuple[Compiled, tuple[Expr, ...], str]:
+    """A chooser: one seat or side expression, or a list of seat expressions ("either other player").
+    Where the seating alone shows it can never be an innocent player, that is an error here."""
+    items = raw if isinstance(raw, list) else [raw]
+    keys = [key + ("chooser", i) for i in range(len(items))] if isinstance(raw, list) else [key + ("chooser",)]
+    trees: list[Expr] = []
+    fns: list[Compiled] = []
+    for text, k in zip(items, keys):
+        where = _where(src, k, "chooser", text)
+        ctree, fn = compile_condition(text, env, where, want=None)
+        ctype = check(ctree, env, where)
+        if isinstance(raw, list) and ctype.name != "seat":
+            raise where.at(ctree.line, ctree.column, f"a chooser list names players, each a seat; got a {ctype} "
+                           "(for either player of a side, write the side alone: opponents(offender))")
+        if ctype.name not in ("seat", "side"):
+            raise where.at(ctree.line, ctree.column, f"chooser must be a seat or a side, got a {ctype}")
+        shown = describe(ctree)
+        if shown in (describe(t) for t in trees):
+            raise where.at(ctree.line, ctree.column, f"the chooser list names {shown} twice")
+        trees.append(ctree)
+        fns.append(fn)
+        if not own:
+            for phase, offender in committed:
+                fault = chooser_faults(code.seats, phase, when, (ctree,), code.params, offender)
+                if fault is not None:
+                    raise where.at(ctree.line, ctree.column,
+                                   f"{shown!r} {fault.describe()}; a remedy is chosen by an innocent player "
+                                   "of the code (where the law leaves a choice to the offender himself, say "
+                                   "own_choice: true)")
+    if isinstance(raw, list):
+        text = "[" + ", ".join(describe(t) for t in trees) + "]"
+        fs = tuple(fns)
+        return (lambda f: tuple(fn(f) for fn in fs)), tuple(trees), text
+    return fns[0], tuple(trees), str(raw)
+
+
+def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], env: Env,
+                    when: Expr | None = None, code: Code | None = None) -> EffectSpec:
     kind = EffectKind(spec["kind"])
     allowed = EFFECT_FIELDS[kind]
     fields: list[tuple[str, Any, Compiled | None]] = []
+    trees: dict[str, Expr] = {}
     for name, value in spec.items():
         if name == "kind":
             continue
@@ -684,7 +836,8 @@ def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], 
             fields.append((name, value, None))
             continue
         assert isinstance(ftype, Type)
-        if isinstance(value, bool) or isinstance(value, int):
+        if isinstance(value, (bool, int, float)):
+            _check_literal_number(src, key + (name,), kind, name, ftype, value)
             fields.append((name, value, None))
             continue
         if ftype.choices and value in ftype.choices:
@@ -696,7 +849,8 @@ def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], 
         if ftype.choices:
             raise src.error(key + (name,), f"{name} must be one of {', '.join(ftype.choices)}, got {value!r}"
                             + did_you_mean(str(value), ftype.choices))
-        _, fn = compile_condition(str(value), env, _where(src, key + (name,), name), want=ftype)
+        tree, fn = compile_condition(str(value), env, _where(src, key + (name,), name, str(value)), want=ftype)
+        trees[name] = tree
         fields.append((name, str(value), fn))
     for name, (_, required) in allowed.items():
         if required and name not in spec:
@@ -705,6 +859,57 @@ def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], 
         if sum(name in spec for name in group) != 1:
             spec_of = vocabulary().kind(kind.value).field
             raise src.error(key, f"effect {kind.value!r} needs exactly one of " + " or ".join(
-                f"{n} ({spec_of(n).description})" if spec_of(n).description else n for n in group))
+                f"{n} ({d})" if (d := getattr(spec_of(n), "description", "")) else n for n in group))
+    for a, b in DISTINCT_FIELDS.get(kind, ()):
+        if a in spec and b in spec:
+            _check_distinct(src, key, kind, a, b, spec, trees, when, env, code)
     return EffectSpec(kind, tuple(fields))
 
+
+#: Fields of an effect that must name different things (a transfer from a side to itself is no transfer).
+DISTINCT_FIELDS: dict[EffectKind, tuple[tuple[str, str], ...]] = {EffectKind.TRANSFER_TRICKS: (("from", "to"),)}
+#: Fields of an effect that count something and cannot be below zero (a score's points may be: 1904 law 90
+#: deducts the value of three tricks from the revoking player's score).
+COUNT_FIELDS: dict[EffectKind, tuple[str, ...]] = {EffectKind.TRANSFER_TRICKS: ("count",)}
+
+
+def _check_literal_number(src: Source, key: tuple[Any, ...], kind: EffectKind, name: str, ftype: Type,
+                          value: Any) -> None:
+    """A number or true/false written as an effect field must be of the field's type: ``points: true`` is no
+    number, and a count below zero turns a penalty round."""
+    want_bool = ftype.name == "bool"
+    if isinstance(value, bool) != want_bool or isinstance(value, float) or (not want_bool and ftype.name != "int"):
+        got = ("true or false" if isinstance(value, bool) else "a number")
+        raise src.error(key, f"{kind.value}.{name} is a {ftype}, got {got} ({value!r})")
+    if not want_bool and value < 0 and name in COUNT_FIELDS.get(kind, ()):
+        raise src.error(key, f"{kind.value}.{name} is {value}: a count below zero; the effect names who gains, "
+                        "and how many (0 or more)")
+
+
+def _check_distinct(src: Source, key: tuple[Any, ...], kind: EffectKind, a: str, b: str, spec: Mapping[str, Any],
+                    trees: Mapping[str, Expr], when: Expr | None, env: Env, code: Code | None) -> None:
+    from .conditions import Lit
+    from .seats import Seat, U, evaluate
+
+    def expr(name: str) -> Expr:
+        return trees.get(name) or Lit(1, 1, spec[name])
+
+    ta, tb = expr(a), expr(b)
+    if describe(ta) == describe(tb):
+        raise src.error(key + (b,), f"{kind.value} has {a} and {b} both {describe(ta)}: from a side to itself")
+    if code is None:
+        return
+    names = names_used(ta) | names_used(tb) | (names_used(when) if when is not None else set())
+    same = None
+    for world in code.seats.seatings(names, (Seat.N, Seat.E, Seat.S, Seat.W), "play"):
+        if when is not None and evaluate(when, world, env.params) is False:
+            continue
+        va, vb = evaluate(ta, world, env.params), evaluate(tb, world, env.params)
+        if va is U or vb is U:
+            continue
+        if va != vb:
+            return
+        same = world
+    if same is not None:
+        raise src.error(key + (b,), f"{kind.value}: {a} {describe(ta)} and {b} {describe(tb)} are always the same "
+                        "side wherever the condition may hold: from a side to itself")

@@ -117,7 +117,7 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
     s["SearchHit"] = _obj({"code": {"type": "string"}, "number": {"type": "string"}, "heading": _STR_OR_NULL,
                            "text": _STR_OR_NULL})
     fact = _obj({"type": {"type": "string"}, "ask": {"type": "string"}, "choices": _arr({"type": "string"}),
-                 "derived": {"type": "string"}, "default": {}}, ["type", "ask"])
+                 "derived": {"type": "string"}, "derive": {"type": "string"}, "default": {}}, ["type", "ask"])
     s["Kinds"] = _obj({
         "common": {"type": "object", "additionalProperties": fact},
         "kinds": {"type": "object", "additionalProperties": _obj({
@@ -153,7 +153,7 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
              "note": _STR_OR_NULL, "noted_at": _STR_OR_NULL}
     s["LogEntry"] = _obj({**entry, "ruling": _ref("Ruling")})
     s["LogSummary"] = _obj({**entry, "laws": _arr({"type": "string"}),
-                            "options": _arr(_obj({"id": {"type": "string"}, "chooser": {"type": "string"},
+                            "options": _arr(_obj({"id": {"type": "string"}, "chooser": {"oneOf": [{"type": "string"}, _arr({"type": "string"})]},
                                                   "law": {"type": "string"}})),
                             "effects": _arr({"type": "string"}),
                             "heading": {"type": ["string", "null"], "description": "the ruling's heading in words"}})

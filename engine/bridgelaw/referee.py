@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .conditions import Facts, MissingFact
-from .errors import InputError
+from .errors import InputError, RulingError
 from .facts import Incident, derive, parse_incident
-from .loader import Code, EffectSpec, Provision, load_code, load_kinds
+from .loader import COUNT_FIELDS, DISTINCT_FIELDS, Code, EffectSpec, Provision, load_code, load_kinds
 from .values import Call, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side, TraceStep
 
 __all__ = ["rule"]
@@ -39,6 +39,8 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
     for p in provisions:
         try:
             ok = bool(p.when(facts))
+        except ArithmeticError as e:
+            raise _fault(p, p.at, f"its condition cannot be evaluated for this incident ({e})") from None
         except MissingFact as m:
             name = _asked_name(m.name, facts)
             asked.setdefault(name, []).append(p)
@@ -57,11 +59,11 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
         if not ok or p.id in overridden:
             continue
         try:
-            p_effects = _effects(p.effects, facts)
+            p_effects = _effects(p.effects, facts, p)
             p_options: list[Option] = []
             if p.options:
                 assert p.chooser is not None
-                chooser = _seat_or_side(p.chooser(facts))
+                chooser = _chooser(code, kind, p, facts)
                 for o in p.options:
                     try:
                         if o.when is not None and not o.when(facts):
@@ -70,7 +72,7 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
                         asked.setdefault(_asked_name(m.name, facts), []).append(p)
                         continue
                     try:
-                        o_effects = tuple(_effects(o.effects, facts))
+                        o_effects = tuple(_effects(o.effects, facts, p))
                     except MissingFact as m:  # stated now, priced once the fact is answered
                         name = _asked_name(m.name, facts)
                         if p not in asked.setdefault(name, []):
@@ -170,12 +172,47 @@ def _show(v: Any) -> str:
     return str(v)
 
 
-def _effects(specs: tuple[EffectSpec, ...], facts: Facts) -> list[Effect]:
+def _fault(p: Provision, at: str, why: str) -> RulingError:
+    path, _, rest = at.rpartition(":")
+    path, _, line = path.rpartition(":")
+    return RulingError(f"{p.full_id}: {why}; the law file is wrong, and no ruling is given", path or at,
+                       int(line) if line.isdigit() else None, int(rest) if rest.isdigit() else None)
+
+
+def _chooser(code: Code, kind: str, p: Provision, facts: Facts) -> str | tuple[str, ...]:
+    """Who chooses: a seat, a side, or several seats; refused (an internal error at the chooser's place in its
+    law file) if, in this incident, it is the offender, his partner, or no player."""
+    assert p.chooser is not None
+    try:
+        v = p.chooser(facts)
+    except ArithmeticError as e:  # pragma: no cover - a chooser is a seat expression
+        raise _fault(p, p.chooser_at, f"its chooser cannot be evaluated ({e})") from None
+    chooser: str | tuple[str, ...] = tuple(_seat_or_side(x) for x in v) if isinstance(v, tuple) else _seat_or_side(v)
+    if isinstance(chooser, tuple) and len(set(chooser)) != len(chooser):
+        raise _fault(p, p.chooser_at, f"its chooser {p.chooser_text} names {'/'.join(chooser)}: the same player "
+                     "twice")
+    if not p.own_choice:
+        for phase in p.phases:
+            why = code.seats.unfit_chooser(phase, chooser, facts)
+            if why:
+                raise _fault(p, p.chooser_at, f"its chooser {p.chooser_text} is no innocent player here ({why})")
+    return chooser
+
+
+def _effects(specs: tuple[EffectSpec, ...], facts: Facts, p: Provision | None = None) -> list[Effect]:
     out = []
     for spec in specs:
         args = []
         for name, lit, fn in spec.fields:
-            v = fn(facts) if fn is not None else lit
+            try:
+                v = fn(facts) if fn is not None else lit
+            except ArithmeticError as e:
+                if p is None:  # pragma: no cover
+                    raise
+                raise _fault(p, p.at, f"its effect {spec.kind.value}.{name} cannot be evaluated ({e})") from None
+            if isinstance(v, int) and not isinstance(v, bool) and v < 0 and p is not None and \
+                    name in COUNT_FIELDS.get(spec.kind, ()):
+                raise _fault(p, p.at, f"its effect {spec.kind.value}.{name} comes to {v}, below zero")
             if isinstance(v, (Seat, Side)):
                 v = v.value
             elif isinstance(v, (Call, Card)):
@@ -185,6 +222,10 @@ def _effects(specs: tuple[EffectSpec, ...], facts: Facts) -> list[Effect]:
             elif hasattr(v, "value") and not isinstance(v, (int, str)):
                 v = v.value
             args.append((name, v))
+        for a, b in DISTINCT_FIELDS.get(spec.kind, ()):
+            got = dict(args)
+            if p is not None and a in got and got.get(a) == got.get(b):
+                raise _fault(p, p.at, f"its effect {spec.kind.value} has {a} and {b} both {got[a]}")
         out.append(Effect(spec.kind, tuple(args)))
     return out
 
@@ -200,7 +241,8 @@ def _question(kind: str, name: str, provisions: list[str]) -> Question:
     spec = kinds[kind].facts.get(name) or common.get(name)
     if spec is None:
         return Question(name, f"What is {name}?", tuple(provisions), "str")
-    return Question(name, spec.ask, tuple(provisions), spec.type.name, spec.type.choices)
+    kind_of = "call" if spec.type.name == "bid" else spec.type.name  # a bid is asked for as a call (1S, 2NT)
+    return Question(name, spec.ask, tuple(provisions), kind_of, spec.type.choices)
 
 
 def _cite(code: Code, number: str, footnotes: set[str]) -> LawCitation:

@@ -52,7 +52,7 @@ def effect_words(d: Mapping[str, Any]) -> str:
     return str(effect_sentence(dict(d)))
 
 
-def chooser_words(chooser: str) -> str:
+def chooser_words(chooser: str | tuple[str, ...]) -> str:
     from .wording import chooser_words as words
 
     return str(words(chooser))

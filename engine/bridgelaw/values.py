@@ -352,20 +352,42 @@ def _plain(v: Any) -> Any:
 
 @dataclass(frozen=True)
 class Option:
-    """A remedy the innocent side may choose; ``chooser`` is a seat, or a side meaning either of it."""
+    """A remedy the innocent side may choose.
+
+    ``chooser`` is a seat (``"N"``), a side meaning either of its players (``"NS"``), or a tuple of seats
+    meaning either of those players (``("E", "W")``: three-hand's "either other player"); its JSON view is
+    the string, or a list of seats. :attr:`choosers` names the seats that may choose, :meth:`may_choose`
+    asks about one.
+    """
 
     id: str
-    chooser: str
+    chooser: str | tuple[str, ...]
     law: str
     effects: tuple[Effect, ...]
     provision: str = ""
     label: str = ""
     awaits: tuple[str, ...] = ()  # facts still to be answered: the option is stated (label) but not yet priced
 
+    @property
+    def choosers(self) -> tuple[str, ...]:
+        """Every seat that may choose this option."""
+        c = self.chooser
+        if isinstance(c, tuple):
+            return c
+        if c in ("NS", "EW"):
+            return tuple(s.value for s in Side(c).seats)
+        return (c,)
+
+    def may_choose(self, seat: Any) -> bool:
+        """May the player at ``seat`` choose this option? (``seat`` may also be the chooser itself: a side.)"""
+        if seat == self.chooser:
+            return True
+        return isinstance(seat, str) and seat in self.choosers
+
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "id": self.id,
-            "chooser": self.chooser,
+            "chooser": list(self.chooser) if isinstance(self.chooser, tuple) else self.chooser,
             "law": self.law,
             "effects": [e.to_dict() for e in self.effects],
         }

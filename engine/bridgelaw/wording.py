@@ -61,7 +61,10 @@ def side_words(side: Any) -> str:
 
 
 def chooser_words(chooser: Any) -> str:
-    """Who chooses: a seat (``"West"``), or a side, meaning either of its players (``"either East or West"``)."""
+    """Who chooses: a seat (``"West"``), a side, meaning either of its players (``"either East or West"``), or a
+    list of seats, meaning either of them (three-hand's "either other player": ``"either East or South"``)."""
+    if isinstance(chooser, (tuple, list)):
+        return "either " + " or ".join(seat_words(s) for s in chooser)
     c = str(chooser)
     if c in _SIDES:
         return "either {} or {}".format(*_SIDES[c])
@@ -157,6 +160,7 @@ _ANSWERS = {
     "seat": ("a seat: N, E, S or W", "N"),
     "side": ("a side: NS or EW", "NS"),
     "call": ("a call: a level and a strain (1S, 2NT, 3R), or P, X, XX", "1S"),
+    "bid": ("a bid: a level and a strain (1S, 2NT, 3R)", "1S"),
     "card": ("a card: its suit, then its rank (SA, HT, C2)", "SK"),
     "suit": ("a suit: C, D, H or S", "S"),
     "strain": ("a strain: C, D, H, S, R (royal spades) or NT", "NT"),
@@ -210,13 +214,14 @@ class OptionWords:
 class ChoiceWords:
     """The options one chooser picks from: ``chooser`` as in the ruling, ``who`` in words."""
 
-    chooser: str
+    chooser: str | tuple[str, ...]
     who: str
     heading: str
     options: tuple[OptionWords, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"chooser": self.chooser, "who": self.who, "heading": self.heading,
+        return {"chooser": list(self.chooser) if isinstance(self.chooser, tuple) else self.chooser,
+                "who": self.who, "heading": self.heading,
                 "options": [o.to_dict() for o in self.options]}
 
 
@@ -273,7 +278,7 @@ def ruling_words(r: Ruling) -> RulingWords:
     from .loader import load_kinds
 
     kinds = load_kinds()[1]
-    groups: dict[str, list[OptionWords]] = {}
+    groups: dict[str | tuple[str, ...], list[OptionWords]] = {}
     for o in r.options:
         effects = tuple(effect_sentence(e) for e in o.effects)
         if o.awaits:  # stated by the law, priced once the referee answers what it waits on

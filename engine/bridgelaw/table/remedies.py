@@ -49,7 +49,11 @@ def apply(t: "Table", option: str | Option | None, suit: str | None, by: str | N
         raise MalformedActionError("suit", f"expected a suit C, D, H or S, got {suit!r}")
     if card is not None:
         card = t._card(card)
-    if by is not None and by not in _SIDE and by not in ("NS", "EW"):
+    if isinstance(by, (tuple, list)):  # the chooser as the ruling gives it: "either of these players"
+        if not by or not all(isinstance(x, str) and x in _SIDE for x in by):
+            raise MalformedActionError("by", f"expected the chooser's seat N, E, S or W (or side NS, EW), got {by!r}")
+        by = tuple(by)  # type: ignore[assignment]
+    elif by is not None and by not in _SIDE and by not in ("NS", "EW"):
         raise MalformedActionError("by", f"expected the chooser's seat N, E, S or W (or side NS, EW), got {by!r}")
     r = t._ruling_of(p)
     if r.questions and option is None and st.phase == "auction" \
@@ -68,11 +72,11 @@ def apply(t: "Table", option: str | Option | None, suit: str | None, by: str | N
     if r.options and not declined:
         if oid not in ids:
             raise MalformedActionError("option", f"choose one of {', '.join(ids)}; got {oid!r}")
-        chosen = next((o for o in r.options if o.id == oid and (by is None or o.chooser == by or (
-            o.chooser in ("NS", "EW") and by in _SIDE and _SIDE[by] == o.chooser))), None)
+        chosen = next((o for o in r.options if o.id == oid and (by is None or o.may_choose(by))), None)
         if chosen is None:
-            raise IllegalActionError("by", f"{oid!r} is chosen by "
-                                     f"{', '.join(sorted({o.chooser for o in r.options if o.id == oid}))}; got {by!r}")
+            whom = sorted({o.chooser if isinstance(o.chooser, str) else " or ".join(o.chooser)
+                           for o in r.options if o.id == oid})
+            raise IllegalActionError("by", f"{oid!r} is chosen by {', '.join(whom)}; got {by!r}")
     elif oid is not None:
         raise MalformedActionError("option", "this ruling has no options")
     effects = list(r.effects) + (list(chosen.effects) if chosen else [])
@@ -86,7 +90,9 @@ def apply(t: "Table", option: str | Option | None, suit: str | None, by: str | N
                                        "a suit the chooser names: apply(..., suit=...)")
     fix = _correction(t, p, effects, card) if p.correction is not None else None
     remedy = chosen.id if chosen else "declined" if declined else "effects"
-    who = by or (chosen.chooser if chosen else None)
+    # who chose: the seat named, else the option's chooser where it is one seat or side (of "either other
+    # player", unnamed, the history says no one)
+    who = by if isinstance(by, str) else chosen.chooser if chosen and isinstance(chosen.chooser, str) else None
     try:  # from here the state moves; should an effect fail, the history puts it back
         _carry_out(t, p, r, chosen, declined, [e.to_dict() for e in effects], fix, suit, card, remedy, who)
     except BridgelawError:

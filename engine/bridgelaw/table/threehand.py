@@ -87,6 +87,16 @@ class ThreeHandTable(Table):
             return "extra_redouble" if after else None
         return None if after and after[-1].call == "X" else "extra_redouble"
 
+    def _out_of_turn(self, s: str, text: str) -> Any:
+        """A call out of turn, ruled; but a double of his own declaration no player may make, in turn or out of
+        it (each bids on his own account: no law would rule it, he would choose his own penalty)."""
+        if text == "X":
+            bid = next((c for c in reversed(self._st.calls) if c.call[0].isdigit()), None)
+            if bid is not None and bid.seat == s:
+                raise IllegalActionError("call", f"{s} cannot double his own declaration (three-hand, "
+                                         f"{self.rules.law('own_account')})")
+        return super()._out_of_turn(s, text)
+
     def _out_of_turn_facts(self, kind: str, facts: dict[str, Any]) -> None:
         if kind == "call_out_of_turn":
             facts["succeeding_player_called"] = False  # detected at once: nobody has called over it

@@ -1,0 +1,23 @@
+"""The limits bridgelaw holds every input to, so that no input can crash or hang it.
+
+These are limits of the machinery, not numbers a law states. Each is far
+above what the shipped data needs (the figure in each comment), and each is
+refused at ``path:line:col`` with the limit named.
+"""
+
+from __future__ import annotations
+
+__all__ = ["YAML_DEPTH", "INT_DIGITS", "YAML_ALIASES", "YAML_VALUES", "CONDITION_LENGTH", "CONDITION_DEPTH"]
+
+#: Nesting of YAML mappings and sequences (law files need about ten).
+YAML_DEPTH = 40
+#: Digits of an integer, in YAML or in a condition (scores and counts need four or five).
+INT_DIGITS = 9
+#: Aliases (``*name``) in one YAML document (no shipped file uses one).
+YAML_ALIASES = 100
+#: Values in one YAML document once its aliases are expanded (the largest shipped file has about 1,300).
+YAML_VALUES = 100_000
+#: Characters in one condition or expression (the longest shipped condition has 173).
+CONDITION_LENGTH = 1_000
+#: Nesting of one condition's tree: operators, calls and lists inside each other (the deepest shipped has 7).
+CONDITION_DEPTH = 32
