@@ -229,6 +229,19 @@ def test_a_remedy_waits_while_one_that_would_override_it_waits_on_an_answer():
     assert {o.provision for o in answered.options} == {"wcny-1913-three-hand/T10/t10-double-out-of-turn"}
 
 
+def test_only_a_provision_restated_for_the_seat_model_waits_on_its_restatements_answer():
+    """Three-hand restates inherited laws that would name a seat where no player sits; only those wait. Elsewhere
+    a remedy is shown subject to the answer (the duplicate code's law 84 while the referee is asked whether the
+    score was recorded: the casebook)."""
+    from bridgelaw import load_code
+
+    assert {"double-out-of-turn", "redouble-more-than-once"} <= load_code("wcny-1913-three-hand").restated
+    assert not load_code("wcny-1913-duplicate").restated and not load_code("american-1905").restated
+    r = bridgelaw.rule({"code": "wcny-1913-duplicate", "irregularity": "revoke", "dealer": "S", "declarer": "E",
+                        "offender": "N", "facts": {"established": True, "revokes_by_side": 1}})
+    assert [q.fact for q in r.questions] == ["scores_recorded"] and {o.id for o in r.options} == {"points", "tricks"}
+
+
 def test_the_kind_menu_of_three_hand_leaves_out_what_cannot_happen_there():
     from bridgelaw import api
 

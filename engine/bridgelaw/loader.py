@@ -165,6 +165,9 @@ class Code:
     omitted: tuple[str, ...] = ()
     by_kind: Mapping[str, tuple[Provision, ...]] = field(default_factory=dict, repr=False)
     folder: str = ""
+    #: inherited provisions the code's own restate for its seat model (as inherited they would name a seat where no
+    #: player sits): one waits while its restatement waits on an answer
+    restated: frozenset[str] = frozenset()
 
     def law(self, number: str) -> Law | None:
         return self._index().get(number)
@@ -673,12 +676,12 @@ def _compile_code(code: Code, raw: _Raw) -> Code:
                 by_kind.setdefault(k, []).append(prov)
         compiled_laws.append(_replace(law, provisions=tuple(provs)))
     check_precedence(placed)
-    code.seats.check_inherited(code.id, placed, kinds)
+    restated = code.seats.check_inherited(code.id, placed, kinds)
     return Code(
         id=code.id, title=code.title, authority=code.authority, year=code.year, game=code.game,
         players=code.players, extends=code.extends, sources=code.sources, laws=tuple(compiled_laws),
         params=code.params, omitted=code.omitted, by_kind={k: tuple(v) for k, v in by_kind.items()},
-        folder=code.folder,
+        folder=code.folder, restated=restated,
     )
 
 

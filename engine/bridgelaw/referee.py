@@ -51,14 +51,15 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
         trace.append((p, ok, _because(p, facts, ok)))
 
     overridden = _overrides(applied)
-    # a provision that applies waits while one that would override it waits on an answer (that one not itself
-    # overridden): which remedy stands turns on the answer
+    # an inherited provision the code restates for its seat model waits while the restatement waits on an answer
+    # (that one not itself overridden): as inherited it would name a seat where no player sits. (Any other is
+    # shown, subject to the answer.)
     waiting: dict[str, tuple[Provision, str]] = {}
     for name, provs in asked.items():
         for q in provs:
             if q.id not in overridden:
                 for o in q.overrides:
-                    if o not in overridden:
+                    if o not in overridden and o in code.restated:
                         waiting.setdefault(o, (q, name))
     effects: list[Effect] = []
     options: list[Option] = []

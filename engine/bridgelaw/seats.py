@@ -84,10 +84,12 @@ class SeatModel:
         player for two parts: (the field, why), or None."""
         return None
 
-    def check_inherited(self, code_id: str, placed: Mapping[str, Any], kinds: Mapping[str, Any]) -> None:
+    def check_inherited(self, code_id: str, placed: Mapping[str, Any], kinds: Mapping[str, Any]) -> frozenset[str]:
         """At load: refuse an inherited provision that would name, in a ruling under this code, a seat the model
         lacks (three-hand: the dummy packet, a side or the offender's partner in the auction), unless a provision
-        of the code's own overrides it. ``placed``: each provision id to (provision, source, key)."""
+        of the code's own overrides it. ``placed``: each provision id to (provision, source, key). Returns the ids
+        of those the code's own restate (:attr:`bridgelaw.loader.Code.restated`)."""
+        return frozenset()
 
     def schema_rules(self, code_id: str, kinds: Mapping[str, Any]) -> list[dict[str, Any]]:
         """JSON Schema conditionals that state, for an incident under ``code_id``, what this model refuses: the
@@ -202,21 +204,25 @@ class ThreeHand(SeatModel):
         succeeding, third = self.other_players(dealer, offender)
         return {"succeeding_player": succeeding, "third_player": third}
 
-    def check_inherited(self, code_id: str, placed: Mapping[str, Any], kinds: Mapping[str, Any]) -> None:
+    def check_inherited(self, code_id: str, placed: Mapping[str, Any], kinds: Mapping[str, Any]) -> frozenset[str]:
         own = {o for prov, _, _ in placed.values() if prov.full_id.startswith(code_id + "/") for o in prov.overrides}
+        restated: set[str] = set()
         for pid, (prov, src, key) in placed.items():
-            if prov.full_id.startswith(code_id + "/") or pid in own:
+            if prov.full_id.startswith(code_id + "/"):
                 continue
             for kid in prov.kinds:
                 kind = kinds[kid]
                 if _in_play(kind.phase) or not self.allows(kind):
                     continue
                 why = self._names_no_player(prov, kind.phase)
-                if why:
+                if why and pid in own:
+                    restated.add(pid)
+                elif why:
                     raise src.error(key, f"{prov.full_id}, inherited by {code_id}, {why}: in three-hand each "
                                     "player plays for himself and bids on his own account, and no player sits at "
                                     f"the dummy packet; restate it for three players (a provision of {code_id} "
                                     "that overrides it)")
+        return frozenset(restated)
 
     def _names_no_player(self, prov: Any, phase: str) -> str:
         """How a provision, in some seating of the auction, names a side, the dummy packet or the offender's
