@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .conditions import (
     BOOL, CALL, CARD, INT, SEAT, SIDE, SUIT, Compiled, Env, Expr, Learnt, Type, Where, check, compile_condition,
@@ -187,9 +187,21 @@ class Code:
 
     def bid_value(self, call: Call) -> int:
         """The points value of a bid under this code (level times the trick value)."""
-        values = self.params.get("trick_values", {})
         assert call.strain is not None and call.level is not None
-        return call.level * int(values[call.strain.value])
+        return self.value_of(call)
+
+    @property
+    def value_of(self) -> Callable[[Call], int]:
+        """:meth:`bid_value` as one quick function of a bid (what an incident's facts price bids with)."""
+        fn = self.__dict__.get("_value_of")
+        if fn is None:
+            values = {s: int(v) for s, v in (self.params.get("trick_values") or {}).items()}
+
+            def fn(call: Call) -> int:
+                return call.level * values[call.strain]  # type: ignore[operator,index]
+
+            object.__setattr__(self, "_value_of", fn)
+        return fn  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return f"load_code({self.id!r})"
@@ -353,7 +365,7 @@ def load_code(code_id: str) -> Code:
     root = laws_dir()
     if key not in _cache:
         if not isinstance(code_id, str) or not re.fullmatch(r"[a-z0-9-]+", code_id) or \
-                not (root / code_id / "code.yaml").is_file():
+                not _is_code(root, code_id):
             ids = code_ids(root)
             raise UnknownCodeError("code", f"unknown code {code_id!r}; codes are {', '.join(ids)}"
                                    + did_you_mean(str(code_id), ids))
@@ -361,6 +373,19 @@ def load_code(code_id: str) -> Code:
         _store_learnt()
     _fast[code_id] = _cache[key]
     return _cache[key]
+
+
+def _is_code(root: Path, code_id: str) -> bool:
+    """Is there a code folder of this name? (A name the system cannot look up — too long — is none.)"""
+    try:
+        return (root / code_id / "code.yaml").is_file()
+    except OSError:
+        return False
+
+
+def loaded(code_id: str) -> Code | None:
+    """The code if this process has loaded it already (None: not yet; :func:`load_code` loads it)."""
+    return _fast.get(code_id)
 
 
 def load_all() -> list[Code]:
@@ -529,7 +554,7 @@ def _load(root: Path, code_id: str, chain: tuple[str, ...]) -> Code:
     if parent_id:
         if parent_id in chain + (code_id,):
             raise raw.meta_src.error(("extends",), f"'extends' makes a cycle: {' -> '.join(chain + (code_id, parent_id))}")
-        if not (root / parent_id / "code.yaml").is_file():
+        if not _is_code(root, parent_id):
             ids = code_ids(root)
             raise raw.meta_src.error(("extends",), f"'extends' names unknown code {parent_id!r}"
                                      + did_you_mean(parent_id, ids) + f"; codes are {', '.join(ids)}")
