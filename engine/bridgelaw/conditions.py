@@ -21,7 +21,7 @@ import dataclasses
 import itertools
 import operator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Callable, Mapping, Union
 
 
@@ -765,22 +765,44 @@ def compile_expr(node: Expr, env: Env) -> Compiled:
     """
     ok, value = _const(node, env)
     if ok:
-        return lambda f: value
-    namespace = dict(namespace_base())
+        return constant(value)
     consts: list[Any] = []
     src = _py(node, env, consts)
-    namespace["_K"] = tuple(consts)
-    text = f"def _condition(f):\n    return {src}\n"
+    return rebuild(f"def _condition(f):\n    return {src}\n", tuple(consts))
+
+
+def code_of(text: str, filename: str) -> Any:
+    """The code object of generated source ``text`` (compiled once a process, or taken from the cache); what
+    is compiled while recording is noted, so the cache can keep it."""
     code = _CODES.get(text)
     if code is None:
-        code = compile(text, "<bridgelaw condition>", "exec")
+        code = compile(text, filename, "exec")
         _CODES[text] = code
         _note(None, True, text)
     else:
         _note(None, None, text)
+    return code
+
+
+def rebuild(text: str, consts: tuple[Any, ...]) -> Compiled:
+    """The function of a condition's generated source (compiled once a process, or taken from the cache);
+    it carries its source and constants, so that a loaded code can be kept whole (:mod:`bridgelaw.snapshot`)."""
+    code = code_of(text, "<bridgelaw condition>")
+    namespace = dict(namespace_base())
+    namespace["_K"] = consts
     exec(code, namespace)  # our generated source, built only from the checked tree
     fn: Compiled = namespace["_condition"]
+    fn._bridgelaw = (text, consts)  # type: ignore[attr-defined]
     return fn
+
+
+def _constant(value: Any, f: Any) -> Any:
+    return value
+
+
+def constant(value: Any) -> Compiled:
+    """A condition whose value does not depend on the facts (``true``, a parameter): that value."""
+    return partial(_constant, value)
 
 
 def _py(node: Expr, env: Env, consts: list[Any]) -> str:

@@ -22,13 +22,13 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from .conditions import (
     BOOL, CALL, CARD, INT, SEAT, SIDE, SUIT, Compiled, Env, Expr, Learnt, Type, Where, check, compile_condition,
-    describe, export, guarded_bids, names_used, recording, seed,
+    constant, describe, export, guarded_bids, names_used, recording, seed,
 )
 from .cache import cached, store
 from .catalogue import FactSpec, Kind, load_kinds, load_topics
@@ -168,6 +168,10 @@ class Code:
 
     def law(self, number: str) -> Law | None:
         return self._index().get(number)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Its fields: what it remembers of its rulings (``_rulers``, ``_cites``, ...) is made again."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 
     def _index(self) -> dict[str, Law]:
         idx = self.__dict__.get("_law_index")
@@ -369,10 +373,36 @@ def load_code(code_id: str) -> Code:
             ids = code_ids(root)
             raise UnknownCodeError("code", f"unknown code {code_id!r}; codes are {', '.join(ids)}"
                                    + did_you_mean(str(code_id), ids))
-        _cache[key] = _load(root, code_id, ())
-        _store_learnt()
+        from . import snapshot
+
+        code = snapshot.load(root, code_id)  # the code kept whole by an earlier start, if nothing has changed
+        if code is None:
+            code = _load(root, code_id, ())
+            _store_learnt()
+            _keep(root, code)
+        _cache[key] = code
     _fast[code_id] = _cache[key]
     return _cache[key]
+
+
+def _keep(root: Path, code: Code) -> None:
+    """Keep a code just loaded whole for the next start, with the functions the referee writes for it."""
+    from . import snapshot
+    from .cache import cache_dir
+    from .quick import prepare
+
+    if cache_dir() is None:
+        return
+    chain = [code.id]  # the code and every code it extends: their folders are what it is made from
+    pid = code.extends
+    while pid and pid not in chain:
+        chain.append(pid)
+        parent = _cache.get((os.environ.get("BRIDGELAW_DATA", ""), pid))
+        pid = parent.extends if parent is not None else None
+    learnt = Learnt()
+    with recording(learnt):
+        prepare(code)
+    snapshot.save(root, code, chain, learnt.sources)
 
 
 def _is_code(root: Path, code_id: str) -> bool:
@@ -748,7 +778,7 @@ def _compile_provision(code: Code, law: Law, src: Source, key: tuple[Any, ...], 
     when_raw = spec.get("when", True)
     needs: set[str] = set()
     if when_raw is True or when_raw == "true":
-        tree, when = None, (lambda f: True)
+        tree, when = None, constant(True)
         when_text = "true"
     elif when_raw is False:
         raise src.error(key + ("when",), "a provision that never applies ('when: false'): remove it, or say "
@@ -838,9 +868,13 @@ def _compile_chooser(code: Code, src: Source, key: tuple[Any, ...], raw: Any, en
                                    "own_choice: true)")
     if isinstance(raw, list):
         text = "[" + ", ".join(describe(t) for t in trees) + "]"
-        fs = tuple(fns)
-        return (lambda f: tuple(fn(f) for fn in fs)), tuple(trees), text
+        return partial(_each, tuple(fns)), tuple(trees), text
     return fns[0], tuple(trees), str(raw)
+
+
+def _each(fns: tuple[Compiled, ...], f: Any) -> tuple[Any, ...]:
+    """A list chooser's value: each of its expressions'."""
+    return tuple(fn(f) for fn in fns)
 
 
 def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], env: Env,

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from .bids import bid_table
 from .catalogue import coerce_fact
-from .conditions import Facts, MissingFact, namespace_base
+from .conditions import Facts, MissingFact, code_of, namespace_base
 from .errors import InputError
 from .loader import Code, loaded, load_kinds
 from .seats import FourHand
@@ -153,6 +153,19 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
     return code, kind_id, facts, notes
 
 
+def prepare(code: Code) -> None:
+    """Write, for every kind, what the quick path and the referee use for ``code`` (for a code kept whole:
+    its generated sources are compiled now, and kept with it)."""
+    from .ruler import ruler
+
+    common, kinds = load_kinds()
+    ctx = _Code(code)
+    for kind_id, kind in kinds.items():
+        ruler(code, kind_id).explainers
+        if type(code.seats) is FourHand:
+            _settler(ctx, kind_id, kind, common)
+
+
 def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict[str, Any], list[str]], Facts]:
     """What :func:`bridgelaw.facts._settle` does for this code and kind, as one function written from the
     catalogue: the implied facts, each default and presumption, the straight-bridge declarer, each derivation
@@ -200,7 +213,7 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
         add("    _offender(_kind, f, _code)")
     add("    return _Facts(f, _value, presumed)")
     src = "\n".join(lines) + "\n"
-    exec(compile(src, f"<bridgelaw {code.id} {kind_id} facts>", "exec"), ns)  # written from the catalogue
+    exec(code_of(src, f"<bridgelaw {code.id} {kind_id} facts>"), ns)  # written from the catalogue
     fn: Callable[[dict[str, Any], list[str]], Facts] = ns["_settle"]
     ctx.settlers[kind_id] = fn
     return fn

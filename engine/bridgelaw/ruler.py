@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 from typing import Any, Callable
 
-from .conditions import Env, Facts, MissingFact, _py, namespace_base
+from .conditions import Env, Facts, MissingFact, _py, code_of, namespace_base
 from .values import (
     Call, Card, Effect, LawCitation, Question, Ruling, Seat, Side, TraceStep, _effect, _option, _ruling,
 )
@@ -85,7 +85,14 @@ class Ruler:
         self._laws: dict[tuple[int, ...], tuple[LawCitation, ...]] = {}
         self._questions: dict[tuple[str, tuple[int, ...]], Question] = {}
         self.run: Callable[[Facts, list[str]], Ruling] = self._compile()
-        self.explainers = tuple(self._explainer(p) for p in provs)
+        self._explainers: tuple[Callable[[Facts, bool], str], ...] | None = None
+
+    @property
+    def explainers(self) -> tuple[Callable[[Facts, bool], str], ...]:
+        """For each provision, why it did or did not apply in words (written when a trace is first read)."""
+        if self._explainers is None:
+            self._explainers = tuple(self._explainer(p) for p in self.provisions)
+        return self._explainers
 
     # -- looked up by the compiled function
 
@@ -168,8 +175,6 @@ class Ruler:
     # -- the function
 
     def _compile(self) -> Callable[[Facts, list[str]], Ruling]:
-        from .conditions import _CODES
-
         ref = self._referee
         code, provs = self.code, self.provisions
         env = Env({}, code.params)
@@ -284,10 +289,7 @@ class Ruler:
         ns["_K"] = tuple(consts)
         src = "\n".join(lines) + "\n"
         self.source = src
-        compiled = _CODES.get(src)
-        if compiled is None:
-            compiled = _CODES[src] = compile(src, f"<bridgelaw {code.id} {self.kind}>", "exec")
-        exec(compiled, ns)  # our generated source, built only from the checked trees of the code's provisions
+        exec(code_of(src, f"<bridgelaw {code.id} {self.kind}>"), ns)  # our generated source, built only from the checked trees of the code's provisions
         fn: Callable[[Facts, list[str]], Ruling] = ns["_rule_kind"]
         return fn
 
@@ -304,7 +306,7 @@ class Ruler:
         lines.append("    return h + ' (' + s[2:] + ')' if s else h")
         src = "\n".join(lines) + "\n"
         ns: dict[str, Any] = {"_show": self._referee._show}
-        exec(compile(src, f"<bridgelaw {p.full_id} trace>", "exec"), ns)  # built from checked names only
+        exec(code_of(src, f"<bridgelaw {p.full_id} trace>"), ns)  # built from checked names only
         return ns["_explain"]  # type: ignore[no-any-return]
 
     def _effects_src(self, specs: tuple[Any, ...], i: int, tag: str, ns: dict[str, Any], as_tuple: bool = False) -> str:
