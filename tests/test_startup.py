@@ -240,3 +240,24 @@ def test_plain_json_is_read_quickly_only_as_the_yaml_rules_read_it(value, separa
         quick = json_quickly(t)
         if quick is not _DECLINED:
             assert _read_by_yaml(t) == ("value", quick), t
+
+
+def _actions(parser: Any) -> list[Any]:
+    return [(a.option_strings, a.dest, a.nargs, a.const, a.default, a.type if not callable(a.type) else
+             getattr(a.type, "__name__", repr(a.type)), a.choices, a.required, a.help, a.metavar)
+            for a in parser._actions]
+
+
+def test_the_parser_built_for_one_command_is_that_commands_parser_in_the_whole_one():
+    from bridgelaw.cli import build_parser
+
+    whole = build_parser()
+    sub = next(a for a in whole._actions if a.choices and isinstance(a.choices, dict))
+    assert "rule" in sub.choices and len(sub.choices) > 10
+    for name, full in sub.choices.items():
+        alone = build_parser(name)
+        only = next(a for a in alone._actions if a.choices and isinstance(a.choices, dict))
+        assert list(only.choices) == [name]
+        assert _actions(only.choices[name]) == _actions(full), name
+        assert only.choices[name].format_help() == full.format_help(), name
+    assert build_parser("no-such-command")._actions[-1].choices.keys() == sub.choices.keys()

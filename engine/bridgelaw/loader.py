@@ -17,7 +17,6 @@ provision with the same id or names it in ``drop:``.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -314,6 +313,7 @@ def _unknown_file(name: str) -> str:
         fixed = stem + ".yaml"
         hint = f" (did you mean '{fixed}'?)" if (_HEADING.match(fixed) or fixed in known) else ""
     if not hint:
+        import difflib  # deferred: not needed to start
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.85)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
     if not hint and re.match(r"^[a-z0-9-]+\.ya?ml$", name):

@@ -533,7 +533,8 @@ class Ruling:
             "notes": list(self.notes),
             # a trace not yet read is written from its record, without making its steps
             "trace": t.dicts() if hasattr(t, "dicts") else [s.to_dict() for s in self.trace],
-            "facts": {k: v if type(v) in _PLAIN else _plain(v) for k, v in self.facts.items()},
+            "facts": {k: v if (t := type(v)) in _PLAIN else v._value_ if t is Seat or t is Side else v.text
+                      if t is Call or t is Card else _plain(v) for k, v in self.facts.items()},
             "presumed": [{"fact": n, "value": _plain(v)} for n, v in self.presumed],
         }
 
