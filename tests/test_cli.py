@@ -90,6 +90,25 @@ def test_three_hand_auction_reseats_the_table():
     assert run("auction", "--code", "wcny-1913", "--dealer", "S", "P").returncode == 2
 
 
+def test_the_three_hand_auction_cites_the_laws_of_the_codes_seat_model(monkeypatch, capsys):
+    """The laws the reseating cites are the code's data (code.yaml ``table:``), not the CLI's: with the seat
+    model's laws changed, the printed laws change with them."""
+    import dataclasses
+
+    from bridgelaw.cli import main
+    from bridgelaw.table import core, model
+
+    def changed(code):
+        rules = model.rules_of(code)
+        seats = {k: dataclasses.replace(v, law=v.law + "x") for k, v in rules.seats.items()}
+        return dataclasses.replace(rules, seats=seats)
+
+    monkeypatch.setattr(core, "rules_of", changed)
+    assert main(["auction", "--code", "wcny-1913-three-hand", "--dealer", "S", "1H", "2C", "P", "P"]) == 0
+    out = capsys.readouterr().out
+    assert "plays his hand and the dummy's (T7x)" in out and "T8x: the dummy hand goes opposite him" in out
+
+
 def test_straight_bridge_auction_reads_the_multiplier_and_the_doubling_still_open():
     p = run("auction", "--code", "portland-1904", "--dealer", "S", "H", "X", "X", "P")
     assert "the doubling goes on: E to double or not" in p.stdout and "final declaration" not in p.stdout

@@ -28,7 +28,8 @@ def test_the_example_replays_its_markers_as_accepted_and_its_recorded_remedies_a
     # the revoke let pass costs nothing; the one penalized costs the points law 84 gives (100 in 1913)
     assert a.score == {"NS": 180, "EW": 0} and b.score == {"NS": 280, "EW": 0}
     _, t = replay_game(second, keep=True)
-    assert t.state["calls"][1] == ["W", "4S"]  # law 50: the insufficient bid made good
+    bid = t.table.calls[1]  # law 50: the insufficient bid made good
+    assert (bid.seat, bid.call, bid.made, bid.remedy) == ("W", "4S", "1S", "penalize")
 
 
 def test_a_record_written_back_reads_and_replays_the_same():
@@ -53,15 +54,15 @@ def test_a_json_record_with_no_choice_takes_the_first_option_and_says_so():
     rep = replay({"code": "wcny-1913", "dealer": "S", "deal": DEAL, "events": [
         {"seat": "S", "call": "1H"}, {"seat": "W", "call": "1S"}]})
     assert any("took the first option, penalize" in e.get("note", "") for e in rep["events"])
-    assert rep["state"]["calls"][1] == ["W", "4S"]
+    assert {k: rep["state"]["calls"][1][k] for k in ("seat", "call", "made")} == {"seat": "W", "call": "4S", "made": "1S"}
 
 
 def test_a_recorded_choice_names_the_suit_called():
     rep = replay({"code": "wcny-1913", "dealer": "S", "deal": DEAL, "events": [
         {"seat": "S", "call": "1H"}, {"seat": "W", "call": "P"}, {"seat": "N", "call": "P"}, {"seat": "E", "call": "P"},
-        {"seat": "E", "card": "ST"}, {"apply": "call-suit", "suit": "D"},  # law 76: a diamond from W or E
+        {"seat": "E", "card": "ST"}, {"apply": "call-suit", "suit": "D"},  # law 66: a diamond from W, the leader
     ]})
-    assert rep["state"]["constraints"] == [{"kind": "call_lead", "seat": "E", "suit": "D", "either": True}]
+    assert rep["state"]["penalties_in_force"] == [{"kind": "call_lead", "seat": "W", "suit": "D"}]
     with pytest.raises(InputError, match="suit the chooser names"):
         replay({"code": "wcny-1913", "dealer": "S", "deal": DEAL, "events": [
             {"seat": "S", "call": "1H"}, {"seat": "W", "call": "P"}, {"seat": "N", "call": "P"},
@@ -102,19 +103,40 @@ def test_a_table_that_ruled_nothing_writes_itself_as_pbn_that_replays_to_its_sco
     t = Table("wcny-1913", dealer="N", deal=DEAL)
     for s, c in [("N", "1S"), ("E", "P"), ("S", "P"), ("W", "P")]:
         t.call(s, c)
-    while t.state["phase"] == "play":
-        t.play(t.next_player(), t.legal_cards()[0])
+    while t.phase == "play":
+        t.play(t.turn, t.legal_cards()[0])
     res, _ = replay_game(read_pbn(t.to_pbn())[0])
     assert res.status == "scored" and res.score == {k: v["total"] for k, v in t.score().to_dict()["totals"].items()}
 
 
-def test_a_table_that_ruled_says_how_to_write_its_rulings():
+def test_a_table_that_ruled_writes_its_rulings_and_remedies_from_its_history_and_replays_the_same():
     t = Table("wcny-1913", dealer="S", deal=DEAL)
     t.call("S", "1H")
     t.call("W", "1S")
-    t.apply("penalize")
-    with pytest.raises(InputError, match="TableAdapter"):
+    t.apply("penalize")  # law 50: West's 1S made 4S, East barred
+    for s in "NESW":
+        if t.phase == "auction":
+            t.call(t.turn, "P")
+    while t.phase == "play":
+        t.play(t.turn, t.legal_cards()[0])
+    text = t.to_pbn()
+    assert '[BridgelawRemedy "A2 penalize"]' in text
+    res, again = replay_game(read_pbn(text)[0], keep=True)
+    assert res.status == "scored", res.reason
+    assert [(r["kind"], r["remedy"], r["at"]) for r in res.rulings] == [("insufficient_bid", "penalize", "A2")]
+    assert again.table.calls == t.calls and again.table.tricks == t.tricks
+    assert res.score == {k: v["total"] for k, v in t.score().to_dict()["totals"].items()}
+
+
+def test_a_table_whose_history_a_record_cannot_hold_says_so():
+    t = Table("wcny-1913", dealer="S", deal=DEAL)
+    for c in ("1H", "P", "P", "P"):
+        t.call(t.turn, c)
+    t.play_together("W", ["H5", "H4"])  # two cards at once: no PBN place for them
+    with pytest.raises(InputError, match="play together cannot be written to PBN"):
         t.to_pbn()
+    with pytest.raises(InputError, match="straight-bridge"):
+        Table("portland-1904", dealer="S", deal=DEAL).to_pbn()
 
 
 def test_replay_cli_exits_2_on_a_bad_record(tmp_path):

@@ -228,7 +228,6 @@ def auction_run(code_id: str, dealer: str, calls: Sequence[Any],
 
     Returns ``bridgelaw auction --json``'s document, the ruling (or None) and the table."""
     from .table import Table
-    from .values import Seat
 
     if not isinstance(code_id, str):
         raise InputError("code", f"expected a code id, got {code_id!r}")
@@ -239,9 +238,9 @@ def auction_run(code_id: str, dealer: str, calls: Sequence[Any],
         if not isinstance(item, str):
             raise InputError(call_field(i), f"expected a call such as 1S, P, X or N:1S; got {item!r}")
         seat_text, _, call = item.rpartition(":")
-        seat = seat_text or t.next_caller().value
-        if t.state["phase"] not in ("auction",):
+        if t.phase != "auction":
             raise InputError(call_field(i), f"{item!r}: the auction is already over")
+        seat = seat_text or (t.turn.value if t.turn is not None else "")
         try:
             a = t.call(seat, call)
         except InputError as e:  # the call (or its seat) refused: named as the caller gave it
@@ -255,11 +254,12 @@ def auction_run(code_id: str, dealer: str, calls: Sequence[Any],
             events.append(ev)
             break  # the ruling waits on the innocent side's choice
         events.append(ev)
-    st = t.state
-    out = {"code": t.code.id, "dealer": st["dealer"], "calls": events, "phase": st["phase"],
-           "final_declaration": st["contract"], "doubled": st["doubled"], "declarer": st["declarer"],
-           "dummy": Seat(st["declarer"]).partner.value if st["declarer"] else None,
-           "leader": st["leader"], "seating": st.get("seating") if t.three else None}
+    c, declarer, leader = t.contract, t.declarer, t.leader
+    out = {"code": t.code.id, "dealer": t.dealer.value, "calls": events, "phase": t.phase.value,
+           "final_declaration": f"{c.level or ''}{c.strain.value}" if c is not None else None,
+           "doubled": c.doubled if c is not None else 0, "declarer": declarer.value if declarer else None,
+           "dummy": declarer.partner.value if declarer else None, "leader": leader.value if leader else None,
+           "seating": t.seating() if t.variant == "three-hand" and declarer else None}
     return out, ruling, t
 
 

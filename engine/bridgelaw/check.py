@@ -3,7 +3,9 @@
 A data edit that loads but changes a ruling does not pass as "all load": every
 casebook ruling is ruled and compared with what it expects (laws, effects,
 options, questions, the provisions applied), every scoring case scored and
-compared, and each difference is reported at the case's ``path:line:col``.
+compared, every table scenario (``rulings/<code>/table/``: a whole sequence
+played at the table) played and checked, and each difference is reported at
+the case's ``path:line:col``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ class CheckReport:
     codes: int = 0
     provisions: int = 0
     cases: int = 0
+    scenarios: int = 0               # of the cases, those played at the table
     law_errors: list[str] = field(default_factory=list)
     mismatches: list[str] = field(default_factory=list)
 
@@ -31,7 +34,8 @@ class CheckReport:
         return self.law_errors + self.mismatches
 
     def summary(self) -> str:
-        head = f"checked {self.codes} codes ({self.provisions} provisions) and {self.cases} casebook rulings: "
+        head = (f"checked {self.codes} codes ({self.provisions} provisions) and {self.cases} casebook rulings "
+                f"({self.scenarios} of them played at the table): ")
         if not self.problems:
             return head + "all load, and every ruling is as its case expects"
         parts = []
@@ -90,4 +94,18 @@ def check() -> CheckReport:
             at = case.source.mark(("expect",))
             report.mismatches.append(f"{case.path}:{at.line}:{at.column}: the ruling differs from what the case "
                                      f"expects ({case.name}): " + "; ".join(diffs))
+    from .table.scenarios import load_scenarios, run_scenario
+
+    try:
+        played = load_scenarios(root)
+    except BridgelawError as e:
+        report.law_errors.append(str(e))
+        played = []
+    for sc in played:
+        report.cases += 1
+        report.scenarios += 1
+        try:
+            report.mismatches += [f"{sc.path}: {d}" for d in run_scenario(sc)]
+        except BridgelawError as e:
+            report.mismatches.append(f"{sc.path}: the scenario does not play: {str(e).splitlines()[0]}")
     return report

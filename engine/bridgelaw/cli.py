@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -371,31 +372,32 @@ def cmd_auction(args: argparse.Namespace) -> int:
     if out["declarer"] and out.get("seating"):
         seating = out["seating"]
         moved = next((pos for pos, who in seating.items() if who not in ("dummy", pos)), None)
+        seats = table.rules.seats  # the code's seat model (code.yaml `table:`), each entry with its law
+        declares, reseats = seats.get("declarer"), seats.get("reseat")
         print(f"\nfinal declaration {out['final_declaration']}"
               + {0: "", 1: " doubled", 2: " redoubled"}.get(out["doubled"], "")
-              + f"; declarer {out['declarer']} plays his hand and the dummy's (T7)")
+              + f"; declarer {out['declarer']} plays his hand and the dummy's"
+              + (f" ({declares.law})" if declares else ""))
         if moved:
-            print(f"T8: the dummy hand goes opposite him, to {out['dummy']}, and {seating[moved]} moves to {moved}")
+            print((f"{reseats.law}: " if reseats else "")
+                  + f"the dummy hand goes opposite him, to {out['dummy']}, and {seating[moved]} moves to {moved}")
         print(f"opening lead from {out['leader']} (player {seating[out['leader']]})")
     elif out["declarer"] and out["phase"] == "play":
-        if table.straight:  # the multiplier: each double doubles
+        if table.variant == "straight-bridge":  # the multiplier: each double doubles
             doubled = f" (each trick x{out['doubled']})" if out["doubled"] > 1 else ""
         else:
             doubled = {0: "", 1: " doubled", 2: " redoubled"}.get(out["doubled"], "")
         print(f"\nfinal declaration {out['final_declaration']}{doubled}"
               + f"; declarer {out['declarer']}, dummy {out['dummy']}, opening lead from {out['leader']}")
-    elif out["phase"] == "auction" and table.straight and out["declarer"]:
-        print(f"\n{out['final_declaration']} declared; the doubling goes on: {table.next_caller().value} to double "
-              "or not")
-    elif out["phase"] == "auction":
-        print(f"\nthe auction goes on: {table.next_caller().value} to call")
+    elif out["phase"] == "auction" and table.variant == "straight-bridge" and out["declarer"] and table.turn:
+        print(f"\n{out['final_declaration']} declared; the doubling goes on: {table.turn.value} to double or not")
+    elif out["phase"] == "auction" and table.turn is not None:
+        print(f"\nthe auction goes on: {table.turn.value} to call")
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay records — PBN files (every game), JSON deal records, folders of them — a line per board."""
-    import time
-
     from .replay.archive import Passthrough, Summary, boards, run
 
     if args.jobs < 1:
@@ -440,6 +442,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if not args.json and first.detail is not None or not args.json and first.rulings:
             _board_detail(first, out)
         _board_line(first, args.json, out)
+    out.flush()
     elapsed = time.perf_counter() - started
     n = sum(summary.total().values())
     if n > 1 and not args.quiet:
@@ -483,14 +486,22 @@ class _Writer:
         self.f.close()
 
 
+_FLUSHED = [0.0]  # when the board lines were last flushed
+
+
 def _board_line(r: Any, as_json: bool, out: Any) -> None:
+    """A board's line, written as it comes: flushed at once when a board takes its time (a twentieth of a
+    second since the last flush), so a long run streams without a write to the system for every board."""
     if as_json:
         out.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
     else:
         out.write(r.text() + "\n")
         for n in r.notes:
             out.write(f"  note: {n}\n")
-    out.flush()
+    now = time.monotonic()
+    if now - _FLUSHED[0] > 0.05:
+        out.flush()
+        _FLUSHED[0] = now
 
 
 def _board_detail(r: Any, out: Any) -> None:

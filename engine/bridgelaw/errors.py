@@ -6,7 +6,13 @@
     │   └── RulingError            a provision turns out wrong for one incident, at ruling time
     └── InputError                 an incident, result or call from a user is wrong
         ├── UnknownCodeError       no code with that id
-        └── RequestConflictError   a request key already bound to another request (HTTP 409)
+        ├── RequestConflictError   a request key already bound to another request (HTTP 409)
+        └── TableError             an action the table refuses (bridgelaw.table)
+            ├── MalformedActionError   the action does not parse, or names what is not there
+            ├── IllegalActionError     well formed and in turn, but not open to him under the code
+            ├── OutOfTurnError         not his turn (or not the time) where no law makes it an irregularity
+            ├── RulingPendingError     a ruling waits: apply it (or answer it) first
+            └── TableStateError        a table's state (JSON) that is not one the table can reach
 
 Every message is one line (a law-file error adds a source line and a caret
 line beneath it) that names the field or ``path:line:col`` and says what would
@@ -25,6 +31,12 @@ __all__ = [
     "InputError",
     "UnknownCodeError",
     "RequestConflictError",
+    "TableError",
+    "MalformedActionError",
+    "IllegalActionError",
+    "OutOfTurnError",
+    "RulingPendingError",
+    "TableStateError",
     "did_you_mean",
 ]
 
@@ -102,6 +114,34 @@ class UnknownCodeError(InputError):
 class RequestConflictError(InputError):
     """A request names something already bound to another request: an idempotency key used before with a
     different request. The same request would be taken afresh; it conflicts with what was recorded."""
+
+
+class TableError(InputError):
+    """An action the table refuses. A game engine tells the cases apart by class, never by message."""
+
+
+class MalformedActionError(TableError):
+    """The action does not parse (``1Z``, a seat ``Q``), or names what is not there (a card the player
+    does not hold, a strain the code lacks, an option the ruling does not offer)."""
+
+
+class IllegalActionError(TableError):
+    """Well formed and in turn, but not open to the player under the code or a penalty in force (the
+    dealer who must declare passes; a double the doubling limit or a bar forbids)."""
+
+
+class OutOfTurnError(TableError):
+    """Not this player's turn, or not the time for this action (a card in the auction), where the laws do
+    not treat it as an irregularity to be ruled."""
+
+
+class RulingPendingError(TableError):
+    """A ruling waits: the table takes nothing else until it is applied (or its questions answered)."""
+
+
+class TableStateError(TableError):
+    """A table's state (its JSON) that the table could not have reached: malformed, or disagreeing with
+    its own history."""
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

@@ -1,7 +1,7 @@
 """The penalties in force at the table, and which cards they leave a player.
 
-A penalty in force is a plain mapping in the table's state — ``{"kind", "seat", "suit" | "card",
-"either"}`` — of one of the kinds the remedies create: a lead called (``call_lead``) or forbidden
+A penalty in force is an :class:`~bridgelaw.table.state.Obligation` (``kind``, ``seat``, ``suit`` or
+``card``, ``either``) of one of the kinds the remedies create: a lead called (``call_lead``) or forbidden
 (``forbid_lead``), a card called (``play_card``) or forbidden (``forbid_card``), the highest or lowest of
 the suit led (``play_highest``, ``play_lowest``), the trick to be won or lost (``win_trick``,
 ``lose_trick``). Each yields where the hand cannot meet it, and none makes a player revoke. ``either``
@@ -10,7 +10,10 @@ binds the seat's partner too ("a suit may be called from him or his partner", 19
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .table.state import Obligation
 
 __all__ = ["binds", "obliged", "broken", "would_win", "trick_winner", "RANK_INDEX"]
 
@@ -25,9 +28,9 @@ _FAILURE = {"forbid_lead": "forbidden_suit", "call_lead": "called_suit", "play_c
 Trick = Sequence[Sequence[str]]  # the cards played to the trick so far: [seat, card], the lead first
 
 
-def binds(con: Mapping[str, Any], seat: str) -> bool:
+def binds(con: "Obligation", seat: str) -> bool:
     """Does a penalty in force bind ``seat`` (its seat, or his partner's where it binds either of them)?"""
-    return con["seat"] == seat or bool(con.get("either")) and _PARTNER[con["seat"]] == seat
+    return con.seat == seat or con.either and _PARTNER[con.seat] == seat
 
 
 def trick_winner(cur: Trick, trump: str | None) -> str:
@@ -47,7 +50,7 @@ def would_win(cur: Trick, card: str, trump: str | None) -> bool:
     return trick_winner([*cur, ["", card]], trump) == ""
 
 
-def obliged(constraints: Sequence[Mapping[str, Any]], seat: str, hand: Sequence[str], cur: Trick,
+def obliged(constraints: Sequence["Obligation"], seat: str, hand: Sequence[str], cur: Trick,
             trump: str | None) -> tuple[list[str] | None, str]:
     """The cards the penalties in force leave ``seat`` (None: no penalty binds him), and why, in words."""
     cons = [c for c in constraints if binds(c, seat)]
@@ -59,16 +62,16 @@ def obliged(constraints: Sequence[Mapping[str, Any]], seat: str, hand: Sequence[
     follow = [c for c in hand if c[0] == led] if led else []
     playable = follow or list(hand)
     for con in cons:
-        k, suit = con["kind"], con.get("suit")
+        k, suit, called = con.kind, con.suit, con.card
         narrowed: list[str] = []
         if not cur and k == "forbid_lead" and suit:
             narrowed, reason = [c for c in allowed if c[0] != suit], f"may not lead {suit} (a penalty)"
         elif not cur and k == "call_lead" and suit:
             narrowed, reason = [c for c in allowed if c[0] == suit], f"must lead {suit} (a called lead)"
-        elif k == "play_card" and con.get("card") in hand and con["card"] in playable:
-            narrowed, reason = [con["card"]], f"must play {con['card']} (a called card)"
-        elif k == "forbid_card" and con.get("card") in allowed and len(playable) > 1:
-            narrowed, reason = [c for c in allowed if c != con["card"]], f"may not play {con['card']}"
+        elif k == "play_card" and called in hand and called in playable:
+            narrowed, reason = [called], f"must play {called} (a called card)"  # type: ignore[list-item]
+        elif k == "forbid_card" and called in allowed and len(playable) > 1:
+            narrowed, reason = [c for c in allowed if c != called], f"may not play {called}"
         elif cur and k in ("play_highest", "play_lowest") and follow:
             pick = (max if k == "play_highest" else min)(follow, key=lambda c: RANK_INDEX[c[1]])
             narrowed, reason = [pick], f"must play his {k[5:]} card of the suit led (a penalty)"
@@ -83,12 +86,12 @@ def obliged(constraints: Sequence[Mapping[str, Any]], seat: str, hand: Sequence[
     return allowed, "; ".join(why)
 
 
-def broken(constraints: Sequence[Mapping[str, Any]], seat: str, card: str, hand: Sequence[str], cur: Trick,
+def broken(constraints: Sequence["Obligation"], seat: str, card: str, hand: Sequence[str], cur: Trick,
            trump: str | None) -> str:
     """Which penalty in force ``card`` breaks (the first that leaves it out), as the failure's name."""
     for con in constraints:
         if binds(con, seat):
             allowed, _ = obliged([con], seat, hand, cur, trump)
             if allowed is not None and card not in allowed:
-                return _FAILURE[con["kind"]]
+                return _FAILURE[con.kind]
     return "called_card"

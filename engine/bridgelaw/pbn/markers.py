@@ -36,6 +36,8 @@ MARKERS: dict[str, Marker] = {m.letter: m for m in (
            takes_place=True, meaning="(B) a call out of rotation, accepted: ^S is the skipped player's place"),
     Marker("R", "play", ("revoke",), None, (("after_next_cut", True),),
            meaning="(C) a revoke, not noticed in time"),
-    Marker("L", "play", ("lead_out_of_turn",), "trick_stands", (("accepted", True),),
+    # an opening lead by the proper leader's partner is ruled under the code's law for a card led before the
+    # lead, where it has one (1913 law 66): the record's ^L on it is that law's to let stand, or not
+    Marker("L", "play", ("lead_out_of_turn", "exposed_card_before_lead"), "trick_stands", (("accepted", True),),
            meaning="(D) a lead out of turn, accepted by the opponents"),
 )}

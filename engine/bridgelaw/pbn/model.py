@@ -55,14 +55,62 @@ class Section:
     ``(text, raw, line, col)`` in :attr:`entries`, so a long archive reads fast; :attr:`items` gives every
     entry as an :class:`Item`."""
 
-    __slots__ = ("kind", "entries", "rows", "comments")
+    __slots__ = ("kind", "_entries", "rows", "comments", "stop", "_lines", "_line")
 
     def __init__(self, kind: str, items: list[Item] | None = None, rows: list[str] | None = None,
                  comments: tuple[str, ...] = ()) -> None:
         self.kind = kind
-        self.entries: list[Item | tuple[str, str, int, int]] = list(items or [])
+        self._entries: list[Item | tuple[str, str, int, int]] = list(items or [])
         self.rows: list[str] = list(rows or [])
         self.comments = comments
+        #: where the first ``*`` or ``+`` is in :attr:`entries` (None: there is none), as the reader found it;
+        #: -1 where no reader said (see :meth:`stop_at`)
+        self.stop: int | None = -1
+        # a play section read as the usual lines of four plain cards one space apart, from line ``_line`` on:
+        # kept as those lines until the entries are asked for (the replay plays them as they stand)
+        self._lines: list[str] | None = None
+        self._line = 0
+
+    @property
+    def entries(self) -> list[Item | tuple[str, str, int, int]]:
+        """The calls or cards in order: a plain one as ``(text, raw, line, col)``, any other an :class:`Item`."""
+        if self._lines is not None:
+            self._unfold()
+        return self._entries
+
+    def add_plain_lines(self, lines: list[str], number: int) -> None:
+        """The reader's usual lines of play (four plain cards each, one space apart), the first at line
+        ``number``, in a section that has nothing yet."""
+        assert not self._entries and self._lines is None
+        self._lines, self._line = lines, number
+
+    def empty(self) -> bool:
+        """Has the section no calls or cards (nor rows)?"""
+        return not self._lines and not self._entries and not self.rows
+
+    def plain_lines(self) -> tuple[list[str], int, list[Item | tuple[str, str, int, int]]] | None:
+        """The section as the reader kept it: its usual lines of four cards, the first one's line number, and
+        what followed them (the ``*`` that ends the play); None once the entries have been asked for."""
+        return (self._lines, self._line, self._entries) if self._lines is not None else None
+
+    def _unfold(self) -> None:
+        lines, number, tail = self._lines, self._line, self._entries
+        assert lines is not None
+        out: list[Item | tuple[str, str, int, int]] = []
+        for ln in lines:
+            out.extend(_four(ln, number))
+            number += 1
+        if self.stop not in (-1, None):
+            self.stop += len(out)  # type: ignore[operator]
+        self._entries, self._lines = out + tail, None
+
+    def stop_at(self) -> int | None:
+        """The place of the first ``*`` or ``+`` entry (the end of the calls or cards), or None."""
+        if self._lines is not None:
+            self._unfold()
+        if self.stop != -1:
+            return self.stop
+        return next((i for i, e in enumerate(self.entries) if type(e) is not tuple and e.text in ("*", "+")), None)
 
     @property
     def items(self) -> list[Item]:
@@ -92,7 +140,12 @@ class Section:
         return d
 
 
-@dataclass
+def _four(line: str, number: int) -> tuple[tuple[str, str, int, int], ...]:
+    a, b, c, d = line[0:2], line[3:5], line[6:8], line[9:11]
+    return (a, a, number, 1), (b, b, number, 4), (c, c, number, 7), (d, d, number, 10)
+
+
+@dataclass(slots=True)
 class Tag:
     """A tag pair (§3.3): ``value`` as the file spells it (``#`` included, escapes undone)."""
 
@@ -137,6 +190,14 @@ class PbnGame:
                 self._index[t.name] = t
             self._indexed = len(self.tags)
         return self._index.get(name)
+
+    def values(self) -> dict[str, str]:
+        """Every tag's value by name, as :meth:`value` gives it: the first of a repeated tag (§3.4), with
+        ``#`` and ``##`` resolved (§4.8)."""
+        d = {t.name: t.value for t in reversed(self.tags)}
+        if self.inherited:
+            d.update(self.inherited)
+        return d
 
     def value(self, name: str, default: str | None = None) -> str | None:
         """The tag's value, with ``#`` and ``##`` resolved (§4.8); ``default`` when the game has no such tag."""

@@ -43,7 +43,7 @@ _CALL_SPELLING = {"PASS": "P", "P": "P", "DBL": "X", "RDBL": "XX"}
 _PLAIN_LINE = re.compile(r"[A-Za-z0-9 \t]*(?=\n|$)")  # a line's rest with no annotation, marker or comment
 _WORD = re.compile(r"\S+")
 _PLAIN_CARD = {s + r: s + r for s in "SHDC" for r in "AKQJT98765432"}
-_PLAIN_CALL = {**{f"{lv}{s}": f"{lv}{s}" for lv in "1234567" for s in ("C", "D", "H", "S", "NT")},
+_PLAIN_CALL = {**{f"{lv}{s}": f"{lv}{s}" for lv in "1234567" for s in ("C", "D", "H", "S", "R", "NT")},
                "Pass": "P", "X": "X", "XX": "XX", "AP": "AP"}
 
 # §4.8: "#" is forbidden for these (and for the note tags); so are the tags of ours that name places in
@@ -74,6 +74,11 @@ class Inheritance:
     sticky: dict[str, str] = field(default_factory=dict)
 
     def resolve(self, game: PbnGame) -> None:
+        if not self.sticky:
+            first = {t.name: t.value for t in reversed(game.tags)}
+            if not any(v[:1] == "#" for v in first.values()):  # the common case: nothing to resolve
+                self.last.update(first)
+                return
         seen: set[str] = set()
         for t in game.tags:
             if t.name in seen:
@@ -133,8 +138,123 @@ class _Game:
         return InputError(f"{self.path}:{line}:{col}", message)
 
 
+_SIMPLE_MARKS = {AUCTION: frozenset({"^I"}), PLAY: frozenset({"^R", "^L"})}
+
+
+def _simple_game(gt: GameText, path: str) -> PbnGame | None:
+    """A game in the plainest export format: each line a tag pair alone (no escape, no comment), or after
+    ``[Auction]`` / ``[Play]`` a line of plain calls or cards one space apart (``^I``, ``^S``, ``^R``, ``^L``
+    before one; the last may be ``*``). What the full reader gives for it, positions and all; None for any
+    other game (the full reader reads it, and names what is wrong). The usual lines of play, four cards, are
+    kept as they are (:meth:`Section.add_plain_lines`)."""
+    game = PbnGame(path=path, index=gt.index, line=gt.line, lead=tuple("\n".join(lines) for _, lines in gt.lead),
+                   warnings=[f"{path}:{w}" for w in gt.warnings])
+    tags = game.tags
+    lines = gt.lines
+    first = gt.line
+    n = len(lines)
+    i = 0
+    while i < n:
+        # a run of tag lines, matched at once
+        j = i
+        while j < n and lines[j][:1] == "[":
+            j += 1
+        if j == i:
+            return None  # a line of calls or cards with no section tag before it
+        block = "\n".join(lines[i:j])
+        found = _TAG_LINES.findall(block)
+        if len(found) != j - i:
+            return None
+        for k, (name, value) in enumerate(found):
+            tags.append(Tag(name, value, (), Section(_SECTION_OF[name]) if name in _SECTION_OF else None,
+                            first + i + k, 1))
+        sec = tags[-1].section
+        i = j
+        # the calls or cards after the last of them
+        while j < n and lines[j][:1] != "[":
+            j += 1
+        if j == i:
+            continue
+        if sec is None:
+            return None
+        if sec.kind == PLAY:
+            end = j - 1 if lines[j - 1] == "*" else j
+            if end > i and _USUAL_PLAY.fullmatch("\n".join(lines[i:end])) is not None:
+                sec.add_plain_lines(lines[i:end], first + i)  # the usual lines of play: four cards each
+                if end < j:
+                    sec.stop = 0
+                    sec._entries.append(Item("*", raw="*", line=first + end, col=1))
+                i = j
+                continue
+        if not _section_lines(sec, lines, i, j, first):
+            return None
+        i = j
+    for t in tags:
+        if t.section is not None and t.section.stop == -1:
+            t.section.stop = None
+    return game if tags else None
+
+
+def _section_lines(sec: Section, lines: list[str], i: int, j: int, first: int) -> bool:
+    """Lines ``i`` to ``j`` of a section, plain calls or cards one space apart (markers before them, ``*``
+    last): their entries; False for any other line."""
+    table = _PLAIN_CARD if sec.kind == PLAY else _PLAIN_CALL
+    markers = _SIMPLE_MARKS[sec.kind]
+    append = sec.entries.append
+    ended = False
+    for number in range(first + i, first + j):
+        ln = lines[number - first]
+        if ended or not ln or ln[0] == " " or "  " in ln or "\t" in ln:
+            return False
+        words = ln.split(" ")
+        col = 1
+        if all(map(table.__contains__, words)):  # the common line: plain calls or cards alone
+            for w in words:
+                append((table[w], w, number, col))
+                col += len(w) + 1
+            continue
+        marker = None
+        for w in words:
+            x = table.get(w)
+            if ended:
+                return False
+            if x is not None:
+                append((x, w, number, col) if marker is None else Item(x, marker, raw=w, line=number, col=col))
+                marker = None
+            elif marker is not None:
+                return False
+            elif w == "*":
+                sec.stop = len(sec.entries)
+                append(Item("*", raw="*", line=number, col=col))
+                ended = True
+            elif w == "^S" and sec.kind == AUCTION:
+                append(Item("^S", raw="^S", line=number, col=col))
+            elif w in markers:
+                marker = w[1]
+            else:
+                return False
+            col += len(w) + 1
+        if marker is not None:  # a marker ends the line: the full reader says whether a call follows
+            return False
+    return True
+
+
+_SECTION_OF = {"Auction": AUCTION, "Play": PLAY}
+_TAG_LINES = re.compile(r'^\[([A-Za-z0-9_]+) "([^"\\\n]*)"\]$', re.M)
+_USUAL_PLAY = re.compile(r"(?:[SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9](?:\n|\Z))+")
+
+
 def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | None = None) -> PbnGame:
     """One game from its text; raises :class:`InputError` at ``path:line:col`` where it breaks the standard."""
+    game = _simple_game(gt, path)
+    if game is None:
+        game = _parse_full(gt, path)
+    if inheritance is not None:
+        inheritance.resolve(game)
+    return game
+
+
+def _parse_full(gt: GameText, path: str) -> PbnGame:
     g = _Game(gt, path)
     game = g.game
     text = g.text
@@ -156,6 +276,8 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
             raise g.error(marker[1], f"the marker ^{marker[0]} is followed by no "
                                      f"{'call' if sec and sec.kind == AUCTION else 'card'} (§3.9: it precedes one)")
         flush_row()
+        if sec is not None and sec.stop == -1:
+            sec.stop = None
 
     pos = 0
     n = len(text)
@@ -294,6 +416,8 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
                                                      f"{'call' if sec.kind == AUCTION else 'card'}, not {raw!r}")
                         last.marker = marker[0]
                         marker = None
+                    if sub == "end" and sec.stop == -1:
+                        sec.stop = len(sec.entries)
                     sec.entries.append(last)
                 elif sub == "bad":
                     raise g.error(at, f"{sm.group()!r} is not part of a "
@@ -329,6 +453,4 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
     if sec is not None:
         close_section(n)
     game.prologue = tuple(prologue)
-    if inheritance is not None:
-        inheritance.resolve(game)
     return game

@@ -139,7 +139,7 @@ def result_of(value: str, declarer: Seat, where: str) -> tuple[int, bool] | None
 
 # ---------------------------------------------------------------- our own tags
 
-_REF = re.compile(r"^([APE])([1-9]\d*)$")
+_REF = re.compile(r"^([APET])([1-9]\d*)$")
 _PAIR = re.compile(r"^([a-z_]+)=(\S+)$")
 
 
@@ -155,7 +155,7 @@ class Remedy:
 
 @dataclass(frozen=True)
 class Event:
-    ref: str                 # the call or card it came before: A3, P5 (or "end")
+    ref: str                 # the call or card it came before: A3, P5; T3: before trick 3's first card (or "end")
     seat: str
     verb: str                # lead, call, expose, claim, correct
     arg: str | None = None
@@ -187,7 +187,8 @@ def event_text(e: Event) -> str:
 def _ref(text: str, where: str, tag: str) -> str:
     if not _REF.match(text) and text != "end":
         raise InputError(where, f"[{tag}]: {text!r} names no call or card: A<n> (the nth call), P<n> (the nth "
-                                "card), E<n> (the nth [BridgelawEvent]) or end")
+                                "card), T<n> (before the nth trick's first card), E<n> (the nth [BridgelawEvent]) "
+                                "or end")
     return text
 
 

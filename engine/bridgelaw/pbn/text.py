@@ -77,6 +77,12 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
             lines = (text.split("\n") if text is not None else data.split(b"\n")) if (data or not more) else []
             if more and lines and lines[-1] in ("", b""):
                 lines.pop()
+            if text is not None and "\r" not in text:  # the common case: LF line ends, all one encoding
+                yield from zip(itertools.count(number + 1), lines)
+                number += len(lines)
+                if not more:
+                    return
+                continue
             for part in lines:
                 if isinstance(part, bytes):  # a chunk that is not all the declared encoding: line by line
                     try:
@@ -85,7 +91,7 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
                         if warnings is not None:
                             warnings.append(f"{number + 1}: not {encoding}; read as ISO 8859-1")
                         part = part.decode("latin-1")
-                if part.endswith("\r"):
+                if part[-1:] == "\r":
                     part = part[:-1]
                 if "\r" in part:  # a lone CR ends a line too
                     for piece in part.split("\r"):
@@ -176,7 +182,10 @@ def _is_commentary(lines: list[str]) -> bool:
 
 
 _LONGEST_COMMENT = 1000  # lines of a brace comment after a semi-empty line in it, before it is taken as never closed
-_STARTS = ("[Event ", "[Event\"", "[Board ", "[Board\"")
+# a tag line's first six characters: the tags that begin a game (their name whole: a space or quote after it),
+# and the deal
+_HEADS = {"[Event": "[Event", "[Board": "[Board", "[Deal ": "deal", '[Deal"': "deal"}
+_AFTER_NAME = (" ", '"')
 
 
 def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
@@ -207,26 +216,29 @@ def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
         seen: set[str] = set()
         blank_in_brace: int | None = None  # where, in the chunk, the first semi-empty line inside a comment is
         for number, line in source:
-            if not in_brace and not line.strip():
-                if chunk:
-                    yield from close(chunk, start)
-                    chunk, seen, blank_in_brace = [], set(), None
-                continue
-            if not in_brace and line.startswith(_STARTS) and chunk:
-                if line[:6] in seen and "deal" in seen:
-                    warn_next = [f"{number}: a new game begins without the semi-empty line before it (§3)"]
-                    yield from close(chunk, start)
-                    chunk, seen, blank_in_brace, warn = [], set(), None, warn_next
+            if not in_brace:
+                if line[:1] == "[":  # a tag: the common line, checked for a game begun without a blank line
+                    head = _HEADS.get(line[:6])
+                    if head is None:
+                        pass
+                    elif head == "deal":
+                        seen.add("deal")
+                    elif line[6:7] in _AFTER_NAME:  # [Event or [Board, the whole name
+                        if chunk and head in seen and "deal" in seen:
+                            warn_next = [f"{number}: a new game begins without the semi-empty line before it (§3)"]
+                            yield from close(chunk, start)
+                            chunk, seen, blank_in_brace, warn = [], set(), None, warn_next
+                        seen.add(head)
+                elif not line or line.isspace():
+                    if chunk:
+                        yield from close(chunk, start)
+                        chunk, seen, blank_in_brace = [], set(), None
+                    continue
             if not chunk:
                 start = number
             chunk.append(line)
-            if in_brace and not line.strip() and blank_in_brace is None:
+            if in_brace and blank_in_brace is None and (not line or line.isspace()):
                 blank_in_brace = len(chunk) - 1
-            if not in_brace and line.startswith("["):
-                if line.startswith(_STARTS):
-                    seen.add(line[:6])
-                elif line.startswith(("[Deal ", '[Deal"')):
-                    seen.add("deal")
             if in_brace or "{" in line:
                 in_brace = _brace_state(line, in_brace)
                 if not in_brace:

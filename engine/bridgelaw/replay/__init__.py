@@ -30,9 +30,8 @@ def replay(record: Mapping[str, Any] | PbnGame, code: str | None = None) -> dict
         out: dict[str, Any] = {"status": res.status, "result": res.to_json(), "rulings": res.rulings,
                                "notes": res.notes, "code": res.code}
         if t is not None:
-            st = t.state
-            out.update({"phase": st["phase"], "contract": st["contract"], "declarer": st["declarer"],
-                        "doubled": st["doubled"], "seating": t.table.seating(), "state": st})
+            out.update({"phase": t.phase, "contract": t.contract, "declarer": t.declarer, "doubled": t.doubled,
+                        "seating": t.table.seating(), "state": t.table.to_dict()})
         if res.score is not None:
             out["score"] = res.score
         if res.status != "scored":

@@ -21,6 +21,8 @@ from typing import Any, Callable, Iterable, Iterator
 from ..errors import BridgelawError, InputError
 from ..pbn import Refusal, iter_game_texts, iter_games, looks_like_pbn, read_game
 from ..pbn.model import PbnGame
+from .board import replay_game
+from .json_record import replay_record
 from .result import REFUSED, STATUSES, BoardResult
 
 __all__ = ["Job", "Passthrough", "boards", "run", "run_batch", "Summary", "RECORD_SUFFIXES"]
@@ -184,9 +186,6 @@ def run_batch(jobs: list[Job]) -> list[BoardResult | Passthrough]:
 
 
 def run_job(job: Job) -> BoardResult | Passthrough:
-    from .board import replay_game
-    from .json_record import replay_record
-
     try:
         if job.text is not None:
             g = read_game(job.text[0], job.path, job.text[1], job.text[2])

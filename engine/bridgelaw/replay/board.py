@@ -16,17 +16,38 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import BridgelawError, InputError, did_you_mean
-from ..loader import code_ids, load_kinds
+from ..loader import code_ids, load_code, load_kinds
 from ..pbn.markers import LETS_PASS, MARKERS, Marker
-from ..pbn.model import Item, PbnGame, Tag
+from ..pbn.model import Item, PbnGame, Section, Tag
 from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contract_of, deal_of, declarer_of,
                         events_of, remedies_of, remedy_text, result_of, seat_of)
 from ..values import Seat
 from ..wording import kind_name
 from .result import REFUSED, SCORED, UNFINISHED, BoardResult
-from .table_adapter import Act, TableAdapter
+from ..table import Answer
+from .table_adapter import TableAdapter
 
 __all__ = ["replay_game", "Refused", "Unfinished", "resolve_code", "written_game"]
+
+
+class _Unfolded:
+    """A play section's entries, unfolded only if something asks for them (a replay whose usual lines of four
+    cards were played as they stand needs them only to answer for a revoke)."""
+
+    def __init__(self, section: Section) -> None:
+        self.section = section
+
+    def __len__(self) -> int:
+        return len(self.section.entries)
+
+    def __getitem__(self, i: int) -> Any:
+        return self.section.entries[i]
+
+    def __setitem__(self, i: int, v: Any) -> None:
+        self.section.entries[i] = v
+
+    def __iter__(self) -> Any:
+        return iter(self.section.entries)
 
 
 class Refused(InputError):
@@ -48,7 +69,7 @@ def resolve_code(game_code: str | None, default: str | None, where: str) -> str:
     return code
 
 
-@dataclass
+@dataclass(slots=True)
 class _Run:
     game: PbnGame
     t: TableAdapter
@@ -57,9 +78,10 @@ class _Run:
     used: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
     columns: str = "NESW"           # the play section's columns, from the [Play] tag's seat
-    card_items: list[Item] = field(default_factory=list)
+    card_items: Any = None          # the play section's entries (or what unfolds them when asked)
     revokes_ruled: set[tuple[str, int]] = field(default_factory=set)
     r_marks: bool = False
+    substitutes: dict[str, tuple[Item, str]] = field(default_factory=dict)  # seat -> the card replacing his renounce
 
     def at(self, item: Item | tuple[str, str, int, int]) -> str:
         if type(item) is tuple:
@@ -68,8 +90,12 @@ class _Run:
 
     # ------------------------------------------------------------ rulings
 
-    def settle(self, ref: str, marker: Marker | None, where: str, what: str) -> None:
-        """The pending ruling: the recorded remedy, else the marker's acceptance, else refuse."""
+    def settle(self, ref: str, marker: Marker | None, where: str, what: str, card: str | None = None,
+               then: Marker | None = None) -> None:
+        """The pending ruling: the recorded remedy, else the marker's acceptance, else refuse. ``card``: the
+        card the remedy plays where the recorded remedy names none (a renounce corrected in time: the card the
+        play section has in its place). ``then``: the marker that accepts the ruling the remedy makes due (a
+        call out of rotation let stand, then found insufficient: ``^S ^I``)."""
         t = self.t
         r = t.pending_ruling()
         assert r is not None
@@ -87,10 +113,12 @@ class _Run:
                 if r.questions:
                     raise Refused(where, f"{what}: the ruling on the {kind_name(kind)} still asks: "
                                          + "; ".join(q.ask for q in r.questions))
-                t.apply(rem.option, by=rem.by, suit=rem.suit, card=rem.card, how="recorded")
+                t.apply(rem.option, by=rem.by, suit=rem.suit, card=rem.card or card, how="recorded")
+                self.settle_due(ref, then, where, what)
                 return
             if marker is not None:
                 self.accept(marker, ref, where, what)
+                self.settle_due(ref, then, where, what)
                 return
         except Refused:
             raise
@@ -101,6 +129,24 @@ class _Run:
                              f"(§3.9) nor states the remedy ([{REMEDY_TAG} \"{ref} <option>\"]"
                              + (f"; the options: {', '.join(o.id for o in r.options)}" if r.options else "")
                              + ")")
+
+    def settle_due(self, ref: str, then: Marker | None, where: str, what: str) -> None:
+        """A ruling the remedy just carried out made due: accepted as the record's second marker says."""
+        t = self.t
+        r = t.pending_ruling()
+        if r is None:
+            if then is not None:
+                raise Refused(where, f"the record marks ^{then.letter} — {then.meaning} — on {what}, but the table "
+                                     "finds it regular")
+            return
+        if then is None or r.irregularity not in then.kinds:
+            raise Refused(where, f"{what}: the remedy makes a ruling on the {kind_name(r.irregularity)} due at once; "
+                                 "a record states one remedy at a call or card (replay it from JSON)")
+        t.answer_at(ref)
+        self.accept(then, ref, where, what)
+        if t.pending_ruling() is not None:
+            raise Refused(where, f"{what}: accepting the {kind_name(r.irregularity)} makes another ruling due; a "
+                                 "record states one remedy at a call or card (replay it from JSON)")
 
     def accept(self, marker: Marker, ref: str, where: str, what: str) -> None:
         """The marked irregularity as accepted: the option (or automatic effect) by which the call or card
@@ -142,46 +188,76 @@ class _Run:
 
     def run_events(self, ref: str) -> None:
         for k, ev, where in self.events.pop(ref, ()):
-            eref = f"E{k}"
-            what = f"{ev.seat}'s {ev.verb}" + (f" {ev.arg}" if ev.arg else "")
-            try:
-                if ev.verb == "call":
-                    ans = self.t.call(ev.seat, _need(ev, where), eref)
-                elif ev.verb in ("lead", "play"):
-                    ans = self.t.play(ev.seat, _need(ev, where), eref)
-                elif ev.verb == "expose":
-                    ans = self.t.expose(ev.seat, _need(ev, where), eref)
-                elif ev.verb == "claim":
-                    ans = self.t.claim(ev.seat, eref)
-                else:
-                    ans = self.t.correct_revoke(ev.seat, eref)
-            except InputError as e:
-                raise Refused(where, f"[{EVENT_TAG}] {what}: {e}") from None
-            if ans.ruling is not None:
-                self.settle(eref, None, where, what)
+            self.run_event(k, ev, where)
+
+    def run_event(self, k: int, ev: Event, where: str) -> None:
+        eref = f"E{k}"
+        what = f"{ev.seat}'s {ev.verb}" + (f" {ev.arg}" if ev.arg else "")
+        try:
+            if ev.verb == "call":
+                ans = self.t.call(ev.seat, _need(ev, where), eref)
+            elif ev.verb in ("lead", "play"):
+                ans = self.t.play(ev.seat, _need(ev, where), eref)
+            elif ev.verb == "expose":
+                ans = self.t.expose(ev.seat, _need(ev, where), eref)
+            elif ev.verb == "claim":
+                ans = self.t.claim(ev.seat, eref)
+            else:
+                ans = self.t.correct_revoke(ev.seat, eref)
+        except InputError as e:
+            raise Refused(where, f"[{EVENT_TAG}] {what}: {e}") from None
+        if ans.ruling is not None:
+            sub = self.substitutes.get(ev.seat) if ev.verb == "correct" else None
+            self.settle(eref, None, where, what, card=sub[0].text if sub else None)
+            if ev.verb == "correct":
+                self.corrected(ev.seat, where)
 
     # ------------------------------------------------------------ the auction
 
-    def auction(self, items: list[Item], first: Seat, dealer: Seat) -> str | None:
-        """Replay the calls; None when the auction is over, else why it is not (unfinished)."""
+    def auction(self, items: list[Item], first: str, dealer: str) -> str | None:
+        """Replay the calls (the seats as letters, the table's own spelling); None when the auction is over,
+        else why it is not (unfinished)."""
         t = self.t
-        seat = first
+        table = t.table
+        seat, dealer_s = first, dealer
         skipped: list[str] = []
         started = False
         n = 0
-        for i, item in enumerate(items):
-            x, where = item.text, self.at(item)
+        tcall = t.call
+        for item in items:
+            if type(item) is tuple:  # a plain call: nothing marked, annotated or commented (the common case)
+                x = item[0]
+                if not skipped and _is_plain_call(x) and (started or seat == dealer_s):
+                    started = True
+                    if table.phase != "auction":
+                        raise Refused(self.at(item), f"{x}: a call after the auction ended ({_ended(t)})")
+                    n += 1
+                    ref = _AREFS[n] if n < 64 else f"A{n}"
+                    if self.events:
+                        self.run_events(ref)
+                    try:
+                        ans = tcall(seat, x, ref)
+                    except InputError as e:
+                        raise Refused(self.at(item), f"{seat}'s {_call_words(x)}: {e.message}") from None
+                    if ans.ruling is not None:
+                        self.call(seat, x, ref, item, None, "", answered=ans)
+                    seat = _LHO[seat]
+                    continue
+                x, marked = item[0], None
+            else:
+                x, marked = item.text, item.marker
+            where = self.at(item)
             if x == "-":
                 if started:
                     raise Refused(where, "'-' after the first call: only the players before the dealer have a '-' "
                                          "in the first auction line (§3.5)")
-                if seat is dealer:
-                    raise Refused(where, f"'-' in the dealer's place: {dealer.value} deals and calls first (§3.5)")
-                seat = seat.lho
+                if seat == dealer_s:
+                    raise Refused(where, f"'-' in the dealer's place: {dealer_s} deals and calls first (§3.5)")
+                seat = _LHO[seat]
                 continue
             if x == "^S":
-                skipped.append(seat.value)
-                seat, started = seat.lho, True
+                skipped.append(seat)
+                seat, started = _LHO[seat], True
                 continue
             if x == "*":
                 return None if t.phase != "auction" else f"{where}: the auction ends with * before it is complete " \
@@ -192,8 +268,8 @@ class _Run:
                 raise Refused(where, f"{x}: a call after the auction ended ({_ended(t)})")
             n += 1
             ref = f"A{n}"
-            if not started and seat is not dealer:
-                hint = f" — [Auction \"{first.value}\"] and no '-' for the players before the dealer {dealer.value} " \
+            if not started and seat != dealer_s:
+                hint = f" — [Auction \"{first}\"] and no '-' for the players before the dealer {dealer_s} " \
                        "(§3.5)"
             else:
                 hint = ""
@@ -203,16 +279,15 @@ class _Run:
                 for _ in range(4):
                     if t.phase != "auction":
                         break
-                    self.call(seat, "P", ref, where, None, hint)
-                    seat = seat.lho
+                    self.call(seat, "P", ref, item, None, hint)
+                    seat = _LHO[seat]
                 continue
-            marker = MARKERS["S"] if skipped else MARKERS["I"] if item.marker == "I" else None
-            before = t.last_bid() if skipped and item.marker == "I" else None
-            self.call(seat, x, ref, where, marker, hint)
-            if skipped and item.marker == "I" and not t.insufficient(x, before):
-                raise Refused(where, f"the record marks ^I on {seat.value}'s {x}, but it is sufficient over {before}")
+            marker = MARKERS["S"] if skipped else MARKERS["I"] if marked == "I" else None
+            # ^S ^I: out of rotation and insufficient, both accepted — the call let stand is checked as if in turn
+            then = MARKERS["I"] if skipped and marked == "I" else None
+            self.call(seat, x, ref, item, marker, hint, then)
             skipped = []
-            seat = seat.lho
+            seat = _LHO[seat]
         if t.phase == "auction":
             self.run_events(f"A{n + 1}")  # what was done after the last call that stood
         if t.phase == "auction":
@@ -220,16 +295,20 @@ class _Run:
                    f"auction does ({t.next_caller()} to call)"  # type: ignore[union-attr]
         return None
 
-    def call(self, seat: Seat, x: str, ref: str, where: str, marker: Marker | None, hint: str) -> None:
+    def call(self, seat: str, x: str, ref: str, item: Any, marker: Marker | None, hint: str,
+             then: Marker | None = None, answered: Answer | None = None) -> None:
+        """The call, and the ruling on it settled (``answered``: the call made already, the table's answer)."""
         t = self.t
-        what = f"{seat.value}'s {_call_words(x)}"
         try:
-            ans = t.call(seat.value, x, ref)
+            ans = t.call(seat, x, ref) if answered is None else answered
         except InputError as e:
-            raise Refused(where, f"{what}: {e.message}") from None
+            raise Refused(self.at(item), f"{seat}'s {_call_words(x)}: {e.message}") from None
+        if ans.ruling is None and marker is None:
+            return
+        where, what = self.at(item), f"{seat}'s {_call_words(x)}"
         if ans.ruling is not None:
             try:
-                self.settle(ref, marker, where, what)
+                self.settle(ref, marker, where, what, then=then)
             except Refused as e:
                 if hint and marker is None:
                     raise Refused(e.field, e.message + hint) from None
@@ -240,47 +319,77 @@ class _Run:
 
     # ------------------------------------------------------------ the play
 
-    def play(self, items: list[Any], first: Seat) -> tuple[str, Any, int]:
+    def play(self, section: Section, first: str) -> tuple[str, Any, int]:
         """Replay the cards (the section's entries: a plain card as a tuple, else an :class:`Item`). Returns
         how the play ended — ``done``, ``*`` (a claim), ``-`` (the rest not known), ``+`` (to be continued),
         ``short`` (the section stops) — the entry that ended it, and the number of tricks played. Trick k is
         the k-th row of four (§3.6), its columns from ``first``."""
         t = self.t
-        cards: list[Any] = []
-        end: Any = None
-        for e in items:
-            if type(e) is not tuple and e.text in ("*", "+"):
-                end = e
-                break
-            cards.append(e)
-        self.columns = columns = _ORDER[first.value]
+        self.columns = columns = _ORDER[first]
+        events = self.events
+        table = t.table
+        k = 0
+        met: tuple[str, int, Any] | None = None  # a ruling (or refusal) the fast paths met in row k
+        kept = section.plain_lines()
+        if kept is not None and not events:
+            # the usual lines of four cards, as the reader kept them: played as they stand
+            lines, _, tail = kept
+            r, order, jj, ans = t.play_lines(lines, columns, _PREFS)
+            k = 4 * r
+            if order is None and r == len(lines) and (not tail or type(tail[0]) is not tuple and
+                                                       tail[0].text in ("*", "+")):
+                end = tail[0] if tail else None
+                self.card_items = _Unfolded(section)  # type: ignore[assignment]
+                if table.phase == "done":
+                    return "done", end, 13
+                return _how(end), end, t.tricks_played
+            if order is not None:
+                met = (order, jj, ans)
+        items = section.entries
+        stop = section.stop_at()  # the cards are the entries up to the first * or +
+        cards: list[Any] = items if stop is None else items[:stop]
+        end = None if stop is None else items[stop]
         self.card_items = cards
         play = t.play
-        events = self.events
-        st = t.state
-        colidx = {s: i for i, s in enumerate(columns)}
-        for k in range(0, len(cards), 4):
-            if st["phase"] != "play":
-                raise Refused(self.at(cards[k]), f"{_text(cards[k])}: a card after the play ended ({_ended(t)})")
-            row = cards[k:k + 4]
-            if not events and len(row) == 4 and not st["current"] and type(row[0]) is tuple and \
-                    type(row[1]) is tuple and type(row[2]) is tuple and type(row[3]) is tuple:
-                # the common case: four plain cards, played from the trick's leader
-                for s in _ORDER[t.next_player()]:
-                    i = k + colidx[s]
+        bases = _BASES[columns]
+        n = len(cards)
+        while k < n:
+            if met is None:
+                if table.phase != "play":
+                    raise Refused(self.at(cards[k]), f"{_text(cards[k])}: a card after the play ended ({_ended(t)})")
+                if not events and k < 60:
+                    # the common case: rows of four plain cards, each trick played from its leader, until the table
+                    # rules on one (settled here, and the rest of its row played), or a row is not plain
+                    k0 = k
+                    k, order, jj, ans = t.play_rows(cards, k, columns, _PREFS)
+                    if order is not None:
+                        met = (order, jj, ans)
+                    elif k >= n:
+                        break
+                    elif k > k0:
+                        continue  # the row it stopped at: seen again from the top (the deal may be over)
+            if met is not None:
+                order, jj, ans = met
+                met = None
+                base = bases[k]
+                while ans is not None:
+                    s = order[jj]
+                    i = base[s]
                     x = cards[i][0]
-                    ref = _PREFS[i + 1] if i < 63 else f"P{i + 1}"
-                    try:
-                        ans = play(s, x, ref)
-                    except InputError as err:
-                        raise Refused(self.at(cards[i]), f"{s}'s {x} (trick {t.trick_number}): {err.message}") \
-                            from None
-                    if ans.ruling is not None:
-                        self.ruled_card(ans.kind or "", ref, cards[i], self.at(cards[i]), f"{s}'s {x}")
-                        self.check_stood(s, cards[i], ref, ans.kind)
-                        if st["phase"] != "play":
-                            break
+                    if isinstance(ans, InputError):
+                        raise Refused(self.at(cards[i]), f"{s}'s {x} (trick {t.trick_number}): {ans.message}")
+                    ref = _PREFS[i + 1]
+                    self.ruled_card(ans.kind or "", ref, cards[i], self.at(cards[i]), f"{s}'s {x}")
+                    self.check_stood(s, cards[i], ref, ans.kind)
+                    if table.phase != "play":
+                        break
+                    hit = t.play_plain(order, jj + 1, cards, base, _PREFS)
+                    jj, ans = hit if hit is not None else (0, None)
+                k += 4
                 continue
+            row = cards[k:k + 4]
+            if events:  # what was done between the last trick and this one (T<n>) decides who leads it
+                self.run_events(f"T{k // 4 + 1}")
             cols = dict(zip(columns, range(k, k + len(row))))
             marked = [s for s, i in cols.items() if type(cards[i]) is not tuple and cards[i].marker == "L"]
             if marked:
@@ -289,7 +398,7 @@ class _Run:
                                                                    "led)")
                 if t.cards_in_trick:
                     raise Refused(self.at(cards[cols[marked[0]]]), "^L marks a lead, but this trick was begun already")
-            order = _ORDER[marked[0]] if marked else _ORDER[t.next_player()] if not st["current"] else ""
+            order = _ORDER[marked[0]] if marked else _ORDER[t.next_player()] if not table.current_trick else ""
             for s in order:
                 i = cols.get(s)
                 if i is None:
@@ -310,6 +419,7 @@ class _Run:
                 if item.text == "-":
                     return "-", item, t.tricks_played
                 self.card(s, item, ref)
+            k += 4
         if t.phase == "play":
             self.run_events(f"P{len(cards) + 1}")  # what was done after the last card
         if t.phase == "done":
@@ -328,6 +438,11 @@ class _Run:
         trick = t.trick_number
         if self.events:
             self.run_events(ref)
+            if self.correction_ahead(seat, ref):
+                # he renounced in this trick (an event at this card), and corrects it before the trick is done:
+                # the card in his column is the one the correction puts in its place
+                self.substitutes[seat] = (item, ref)
+                return
         if item.marker == "R":
             self.r_marks = True
         try:
@@ -340,6 +455,33 @@ class _Run:
         elif item.marker == "L":
             raise Refused(self.at(item), f"the record marks ^L — {MARKERS['L'].meaning} — on {seat}'s {x} (trick "
                                          f"{trick}), but it is the proper lead")
+
+    def correction_ahead(self, seat: str, ref: str) -> bool:
+        """Has ``seat`` played to this trick already (the events at his card), and does the record correct his
+        renounce before a card is played to the next trick (an event at a card of this row or the next still
+        to come: the events at a card are run, and gone, when it is played)?"""
+        i = int(ref[1:])
+        row = (i - 1) // 4
+        table = self.t.table
+        tricks = table.tricks
+        cards = table.current_trick if row == len(tricks) else tricks[row].cards if row < len(tricks) else ()
+        if not any(s == seat for s, _ in cards):
+            return False
+        refs = [f"P{j}" for j in range(4 * row + 1, 4 * (row + 2) + 1)] + [f"T{row + 2}"]
+        return any(ev.verb == "correct" and ev.seat == seat for r in refs for _, ev, _ in self.events.get(r, ()))
+
+    def corrected(self, seat: str, where: str) -> None:
+        """The correction's remedy carried out: the card it put in the trick must be the record's."""
+        sub = self.substitutes.pop(seat, None)
+        if sub is None:
+            return
+        item, _ = sub
+        table = self.t.table
+        cards = table.current_trick or (table.tricks[-1].cards if table.tricks else ())
+        if (seat, item.text) not in cards:
+            got = next((c for s, c in cards if s == seat), "no card")
+            raise Refused(self.at(item), f"{seat}'s {item.text}: the record puts it in the place of his renounce "
+                                         f"corrected in time ({where}), but the correction plays {got}")
 
     def check_stood(self, seat: str, item: Any, ref: str, kind: str | None) -> None:
         t, x = self.t, _text(item)
@@ -383,10 +525,17 @@ class _Run:
                                              f"{item.text} in trick {trick}, but the table finds no revoke there")
 
 
-_SIDE = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 _PREFS = tuple(f"P{i}" for i in range(64))
+_is_plain_call = frozenset(["P", "X", "XX"] + [f"{lv}{s}" for lv in "1234567" for s in ("C", "D", "H", "S", "NT")]).__contains__
+_AREFS = tuple(f"A{i}" for i in range(64))
 _ORDER = {s: s + "".join("NESWNESW"["NESW".index(s) + 1:"NESW".index(s) + 4]) for s in "NESW"}
+_LHO = {s: o[1] for s, o in _ORDER.items()}
 _CODE_IDS: dict[str | None, tuple[str, ...]] = {}
+_SEAT_OF = {s.value: s for s in Seat}
+_TRICKS = tuple(str(n) for n in range(14))
+# for each order of the play section's columns, each row's start: seat -> its card's place in the section
+_BASES = {cols: [{s: k + i for i, s in enumerate(cols)} if k % 4 == 0 else {} for k in range(64)]
+          for cols in _ORDER.values()}
 
 
 def _code_ids() -> tuple[str, ...]:
@@ -440,7 +589,8 @@ def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
                 keep: bool = False) -> tuple[BoardResult, TableAdapter | None]:
     """Replay one game: its :class:`BoardResult` (and the adapter, for the caller that wants the table)."""
     res = BoardResult(game.path, game.board(), game.index, game.line, REFUSED)
-    res.notes.extend(game.warnings)
+    if game.warnings:
+        res.notes.extend(game.warnings)
     t: TableAdapter | None = None
     try:
         t = _replay(game, code, res)
@@ -455,7 +605,7 @@ def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
         res.status, res.reason = REFUSED, f"{game.where()}: {e}"
         res.where = game.where()
     if t is not None:
-        res.rulings = [_ruling_json(a, game) for a in t.rulings()]
+        res.rulings = [r.to_json() for r in t.rulings()]
     if write:
         res.written = written_game(game, t if res.status != REFUSED else None, res.code)
     return res, (t if keep else None)
@@ -463,53 +613,67 @@ def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
 
 def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableAdapter | None:
     g = game
-    code_value = next((g.value(n) for n in CODE_TAGS if g.value(n)), None)
-    code = resolve_code(code_value, default_code, _tag_where(g, "BridgelawCode") if code_value else g.where())
+    vals = g.values()
+    code_value = next((v for v in map(vals.get, CODE_TAGS) if v), None)
+    code = code_value or default_code
+    try:
+        load_code(code)  # type: ignore[arg-type]  (a code loaded already is a look-up)
+    except (InputError, TypeError, OSError):  # (OSError: a name too long for a folder)
+        code = resolve_code(code_value, default_code, _tag_where(g, "BridgelawCode") if code_value else g.where())
     res.code = code
     auction_tag, play_tag = g.tag("Auction"), g.tag("Play")
-    dealer_v = g.value("Dealer")
+    dealer_v = vals.get("Dealer")
     if not dealer_v:
         if auction_tag is not None:
             raise Refused(_tag_where(g, "Auction"), "[Auction] with no [Dealer]: the dealer must be filled before "
                                                     "the auction section (§3.1)")
-        if g.value("Contract") in (None, "", "?"):
+        if vals.get("Contract") in (None, "", "?"):
             raise Unfinished(g.where(), "no auction, no contract and no result: nothing to replay")
-    deal_v = g.value("Deal")
-    deal, unknown = (None, []) if not deal_v else deal_of(deal_v, _tag_where(g, "Deal"))
+    deal_v = vals.get("Deal")
+    # the usual spelling goes to the table as it is (the table checks its cards); any other is read here
+    deal, unknown = (None, []) if not deal_v else (deal_v, []) if "-" not in deal_v else \
+        deal_of(deal_v, _tag_where(g, "Deal"))
     if deal_v is None:
         res.notes.append("no [Deal]: the hands are not known — revokes cannot be checked, honours are not scored")
     elif unknown:
         res.notes.append(f"[Deal] gives no hand for {', '.join(unknown)} (§3.4.11 '-'): revokes cannot be checked, "
                          "honours are not scored")
-    remedies = remedies_of(_tag_values(g, REMEDY_TAG))
+    remedies = remedies_of(_tag_values(g, REMEDY_TAG)) if g.tag(REMEDY_TAG) else {}
     events: dict[str, list[tuple[int, Event, str]]] = {}
-    for k, (ev, (_, where)) in enumerate(zip(events_of(_tag_values(g, EVENT_TAG)), _tag_values(g, EVENT_TAG)),
-                                         start=1):
-        events.setdefault(ev.ref, []).append((k, ev, where))
-    decl_v, contract_v, result_v = g.value("Declarer"), g.value("Contract"), g.value("Result")
+    if g.tag(EVENT_TAG):
+        values = _tag_values(g, EVENT_TAG)
+        for k, (ev, (_, where)) in enumerate(zip(events_of(values), values), start=1):
+            events.setdefault(ev.ref, []).append((k, ev, where))
+    decl_v, contract_v, result_v = vals.get("Declarer"), vals.get("Contract"), vals.get("Result")
     if auction_tag is None:
         return _from_tags(g, code, dealer_v, deal, decl_v, contract_v, result_v, res)
-    dealer = seat_of(dealer_v, "Dealer", _tag_where(g, "Dealer"))
-    t = TableAdapter(code, dealer.value, deal)
-    if t.three:
+    dealer = dealer_v if dealer_v in _SEAT_OF else seat_of(dealer_v, "Dealer", _tag_where(g, "Dealer")).value
+    try:
+        t = TableAdapter(code, dealer, deal)
+    except InputError as e:
+        if e.field != "deal" or not deal_v:
+            raise
+        deal_of(deal_v, _tag_where(g, "Deal"))  # says what is wrong with it, at the tag
+        raise Refused(_tag_where(g, "Deal"), f"[Deal]: {e.message}") from None
+    if t.variant == "three-hand":
         raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
     run = _Run(g, t, remedies, events)
-    first = seat_of(auction_tag.value, "Auction", _tag_where(g, "Auction"))
-    not_over = run.auction(auction_tag.section.items if auction_tag.section else [], first, dealer)
+    first = auction_tag.value if auction_tag.value in _SEAT_OF else \
+        seat_of(auction_tag.value, "Auction", _tag_where(g, "Auction")).value
+    not_over = run.auction(auction_tag.section.entries if auction_tag.section else [], first, dealer)
     if not_over:
         raise Unfinished(not_over.split(": ", 1)[0], not_over.split(": ", 1)[1])
-    _check_outcome(g, t, decl_v, contract_v)
-    res.contract = (t.contract or "") + {0: "", 1: "X", 2: "XX"}.get(t.doubled, "") if t.contract else None
-    res.declarer = t.declarer
+    res.contract, res.declarer = t.contract, t.declarer
+    _check_outcome(g, t, decl_v, contract_v, res.declarer, res.contract)
     if t.phase in ("new_deal", "passed_out"):
-        if play_tag is not None and play_tag.section and play_tag.section.entries:
+        if play_tag is not None and play_tag.section and not play_tag.section.empty():
             raise Refused(_tag_where(g, "Play"), f"a play section, but the deal ended in the auction ({_ended(t)})")
         _finish_refs(run)
         res.score = t.totals(t.result())
         res.status, res.source = SCORED, "auction"
         return t
-    declarer = Seat(t.declarer)
-    if play_tag is None or not (play_tag.section and play_tag.section.entries):
+    declarer = _SEAT_OF[res.declarer]  # type: ignore[index]
+    if play_tag is None or not play_tag.section or play_tag.section.empty():
         if result_v not in (None, "", "?"):
             tricks = result_of(result_v, declarer, _tag_where(g, "Result"))
             assert tricks is not None
@@ -517,19 +681,20 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
             return _score_tricks(t, tricks, res, "result", "no play recorded: the tricks are [Result]'s",
                                  _tag_where(g, "Result"))
         raise Unfinished(g.where(), f"{res.contract} by {t.declarer}: no play section and no [Result]")
-    lead = seat_of(play_tag.value, "Play", _tag_where(g, "Play"))
-    if lead.value != t.next_player():
-        raise Refused(_tag_where(g, "Play"), f"[Play \"{lead.value}\"]: the opening lead is {t.next_player()}'s (the "
+    lead = play_tag.value if play_tag.value in _SEAT_OF else \
+        seat_of(play_tag.value, "Play", _tag_where(g, "Play")).value
+    if lead != t.next_player():
+        raise Refused(_tag_where(g, "Play"), f"[Play \"{lead}\"]: the opening lead is {t.next_player()}'s (the "
                                              f"declarer {t.declarer}'s left-hand adversary); §3.6 gives the opening "
                                              "leader's direction")
-    how, end, played = run.play(play_tag.section.entries, lead)
+    how, end, played = run.play(play_tag.section, lead)
     if how == "done":
         run.check_revoke_marks()
         _finish_refs(run)
-        side = _SIDE[declarer.value]
-        res.tricks = sum(1 for x in t.state["tricks"] if _SIDE[x["winner"]] == side)
-        res.score, res.status, res.source = t.totals(t.result()), SCORED, "play"
-        if result_v not in (None, "", "?"):
+        result = t.result()
+        res.tricks = result["tricks"]
+        res.score, res.status, res.source = t.totals(result), SCORED, "play"
+        if result_v not in (None, "", "?") and result_v != _TRICKS[res.tricks]:  # (the usual: as played)
             try:
                 stated = result_of(result_v, declarer, _tag_where(g, "Result"))
             except InputError as e:  # the play says what the result is: a [Result] it cannot read is noted
@@ -548,7 +713,7 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     if stated is None:
         raise Unfinished(where, f"the play ends with {'*' if how == '*' else 'cards not known (-)'} after "
                                 f"{played} tricks, and no [Result] says how many the declarer took")
-    if t.cards_in_trick == 0 and t.state["revokes"]:
+    if t.cards_in_trick == 0 and t.table.revokes:
         ans = t.quit_trick()  # the last trick played is turned and quitted: a revoke in it is established
         if ans.ruling is not None:
             run.ruled_card(ans.kind or "", "end", end or Item("*"), where, "the last trick")
@@ -589,7 +754,7 @@ def _score_tricks(t: TableAdapter, stated: tuple[int, bool], res: BoardResult, s
                   note: str, where: str) -> TableAdapter:
     tricks, differs = stated
     try:
-        result = t.result_with_tricks(tricks)
+        result = t.result(tricks)
     except InputError as e:
         raise Refused(where, f"[Result]: {e.message}") from None
     res.notes.append(note + (" (marked ^: differing from the tricks actually won)" if differs else ""))
@@ -634,8 +799,11 @@ def _from_tags(g: PbnGame, code: str, dealer_v: str | None, deal: str | None, de
     return None
 
 
-def _check_outcome(g: PbnGame, t: TableAdapter, decl_v: str | None, contract_v: str | None) -> None:
-    if decl_v not in (None, "", "?") and t.declarer:
+def _check_outcome(g: PbnGame, t: TableAdapter, decl_v: str | None, contract_v: str | None,
+                   declarer_now: str | None, contract_now: str | None) -> None:
+    if decl_v == declarer_now and (contract_v == contract_now or t.phase != "play"):
+        return  # the tags as the auction has them (the usual spelling)
+    if decl_v not in (None, "", "?") and declarer_now:
         declarer, swapped = declarer_of(decl_v, _tag_where(g, "Declarer"))
         if swapped:
             raise Refused(_tag_where(g, "Declarer"), f"[Declarer \"{decl_v}\"]: the declarer and the dummy swapped "
@@ -645,22 +813,9 @@ def _check_outcome(g: PbnGame, t: TableAdapter, decl_v: str | None, contract_v: 
                                                      f"{t.declarer} the declarer")
     if contract_v not in (None, "", "?") and t.phase == "play" and t.contract:
         c = contract_of(contract_v, _tag_where(g, "Contract"))
-        if c is not None and (c[0] != t.contract or c[1] != t.doubled):
+        if c is not None and (c[0] != t.bid or c[1] != t.doubled):
             raise Refused(_tag_where(g, "Contract"), f"[Contract \"{contract_v}\"], but the auction ends in "
-                                                     f"{t.contract}{'X' * t.doubled}")
-
-
-def _ruling_json(a: Act, game: PbnGame) -> dict[str, Any]:
-    r = a.ruling
-    d: dict[str, Any] = {"at": a.at or a.ref, "kind": a.kind, "offender": a.offender,
-                         "remedy": a.option or ("-" if a.applied else None), "how": a.how,
-                         "laws": [x.number for x in r.laws] if r is not None else []}
-    for k in ("by", "suit", "card"):
-        if getattr(a, k):
-            d[k] = getattr(a, k)
-    if a.facts:
-        d["facts"] = dict(a.facts)
-    return d
+                                                     f"{t.contract}")
 
 
 def written_game(game: PbnGame, t: TableAdapter | None, code: str | None) -> str:
@@ -670,9 +825,8 @@ def written_game(game: PbnGame, t: TableAdapter | None, code: str | None) -> str
 
     if t is None:
         return write_game(game)
-    made = [Tag(REMEDY_TAG, remedy_text(Remedy(a.at or a.ref or "", a.option, a.by, a.suit, a.card,
-                                               tuple(sorted(a.facts.items())))))
-            for a in t.rulings() if a.applied and (a.at or a.ref)]
+    made = [Tag(REMEDY_TAG, remedy_text(Remedy(r.at or "", r.option, r.by, r.suit, r.card, tuple(sorted(r.facts.items())))))
+            for r in t.rulings() if r.applied and r.at]
     tags: list[Tag] = []
     for x in game.tags:  # the remedies recorded before stand where they stood; new ones go last
         if x.name == REMEDY_TAG:

@@ -95,33 +95,30 @@ def replay_record(record: Mapping[str, Any], code: str | None = None, path: str 
         res.where = e.field if isinstance(e, InputError) else path
         report["error"] = res.reason
         return res, report
-    st = t.state
+    table = t.table
     report["adapter"] = t
-    report.update({"code": t.code.id, "phase": st["phase"], "contract": st["contract"], "declarer": st["declarer"],
-                   "seating": t.table.seating(), "state": st})
-    res.contract = (st["contract"] + {0: "", 1: "X", 2: "XX"}.get(st["doubled"], "")) if st["contract"] and \
-        not t.straight else st["contract"]
-    res.declarer = st["declarer"]
-    res.rulings = [{"at": a.ref, "kind": a.kind, "offender": a.offender, "remedy": a.option, "how": a.how}
-                   for a in t.rulings()]
-    if st["phase"] in ("done", "new_deal", "passed_out"):
+    report.update({"code": t.code.id, "phase": t.phase, "contract": t.contract, "declarer": t.declarer,
+                   "seating": table.seating(), "state": table.to_dict()})
+    res.contract = t.contract
+    res.declarer = t.declarer
+    res.rulings = [{"at": r.ref, "kind": r.kind, "offender": r.offender, "remedy": r.option, "how": r.how}
+                   for r in t.rulings()]
+    if table.is_over():
         try:
-            s = t.score(t.result())
+            result = t.result()
+            s = t.score(result)
         except BridgelawError as e:
             report["score_error"] = str(e)
             res.reason = f"the deal cannot be scored: {e}"
             return res, report
         report["score"] = s
         res.score = {k: v["total"] for k, v in s["totals"].items()}
-        if st["phase"] == "done" and st["declarer"]:
-            from ..values import Seat
-
-            d = Seat(st["declarer"]).side
-            res.tricks = sum(1 for x in st["tricks"] if Seat(x["winner"]).side is d) if not t.three else None
-        res.status, res.source = SCORED, "play" if st["phase"] == "done" else "auction"
+        if t.phase == "done" and t.declarer:
+            res.tricks = result["tricks"] if table.variant != "three-hand" else None
+        res.status, res.source = SCORED, "play" if t.phase == "done" else "auction"
     else:
         res.status = UNFINISHED
-        res.reason = f"{path}: the record ends in the {st['phase']}"
+        res.reason = f"{path}: the record ends in the {t.phase}"
     res.notes = [e["note"] for e in report["events"] if "note" in e]
     return res, report
 
@@ -147,6 +144,8 @@ def _run(t: TableAdapter, events: list[Mapping[str, Any]], report: dict[str, Any
             log.append({"note": f"{where}: no choice recorded; took the first option, {choice}"})
         applied = t.apply(choice, by=by, suit=suit, card=card, how=how)
         log.append({"applied": choice or "effects", "irregularity": applied.irregularity})
+        if t.pending_ruling() is not None:  # a ruling the remedy made due: the next events answer for it
+            settle(where)
 
     while i < len(events):
         ev = events[i]
@@ -174,7 +173,7 @@ def _run(t: TableAdapter, events: list[Mapping[str, Any]], report: dict[str, Any
                     if not ans.legal or ans.ruling is not None:
                         settle(where)
                         # a card the remedy did not let stand is played again in its turn
-                        if "trick" in ev and pl["card"] in (t.state["hands"] or {}).get(pl["seat"], []):
+                        if "trick" in ev and t.hands_known() and t.holds(pl["seat"], pl["card"]):
                             retried.add(pl["card"])
                             plays.append(dict(pl))
             elif "expose" in ev:

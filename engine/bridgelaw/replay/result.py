@@ -12,7 +12,7 @@ SCORED, REFUSED, UNFINISHED = "scored", "refused", "unfinished"
 STATUSES = (SCORED, UNFINISHED, REFUSED)
 
 
-@dataclass
+@dataclass(slots=True)
 class BoardResult:
     file: str
     board: str
@@ -35,8 +35,9 @@ class BoardResult:
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"file": self.file, "board": self.board, "game": self.index, "line": self.line,
                              "status": self.status}
-        for k in ("code", "contract", "declarer", "tricks", "score", "source", "reason", "where"):
-            v = getattr(self, k)
+        for k, v in (("code", self.code), ("contract", self.contract), ("declarer", self.declarer),
+                     ("tricks", self.tricks), ("score", self.score), ("source", self.source),
+                     ("reason", self.reason), ("where", self.where)):
             if v is not None:
                 d[k] = v
         if self.rulings:

@@ -1,11 +1,13 @@
-"""The one place the replay touches the :class:`~bridgelaw.table.Table`.
+"""The one place the replay drives the :class:`~bridgelaw.table.Table`.
 
 Everything the replay asks of a table goes through :class:`TableAdapter`: the calls, cards and other acts
 (``call``, ``play``, ``expose``, ``claim``, ``correct_revoke``, ``quit_trick``), the answers and remedies
 (``answer``, ``apply``), what the table knows (whose turn, the contract, the hands), and the end (the
-result and its score). The adapter keeps the :attr:`history` of what was done — each act, the irregularity
-the table found, the facts answered and the remedy chosen — from which the writer records rulings and
-remedies. When the table keeps such a history itself (``Table.history``), only this module changes.
+result and its score). What was done, each ruling and each remedy chosen and by whom, is the table's own
+:attr:`~bridgelaw.table.Table.history`; the adapter adds to each ruling only what a record knows and the
+table cannot: where the record has it (``A2``, ``P14``, ``E1``), where the record answers for it, and how
+the remedy was come by (recorded, accepted under a §3.9 marker, the first option). :meth:`rulings` reads
+them together.
 """
 
 from __future__ import annotations
@@ -13,131 +15,154 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dealresult import deal_result
 from ..errors import InputError
 from ..facts import higher
-from ..pbn.markers import LETS_PASS
 from ..scoring import score
-from ..table import Answer, Table
-from ..values import Call, Ruling, Seat
+from ..table import Answer, HistoryEntry, Table
+from ..values import Call, Ruling
 
-__all__ = ["TableAdapter", "Act"]
+__all__ = ["TableAdapter", "Ruled", "chooser_named"]
 
-_LHO = {"N": "E", "E": "S", "S": "W", "W": "N"}
+# the order of play from each leader, clockwise
+_ORDERS = {s: "NESWNES"["NESW".index(s):"NESW".index(s) + 4] for s in "NESW"}
+# for each order of a play section's columns, and each leader: the seats in the order they play, each with
+# its column
+_PLANS = {cols: {lead: tuple((s, cols.index(s)) for s in _ORDERS[lead]) for lead in "NESW"}
+          for cols in _ORDERS.values()}
+# the same, each column as where its card begins in a usual line of four ("SA HK D2 C9")
+_SLICES = {cols: {lead: tuple((s, 3 * o) for s, o in plan) for lead, plan in plans.items()}
+           for cols, plans in _PLANS.items()}
 
 
 @dataclass(slots=True)
-class Act:
-    """One act at the table, as the history keeps it."""
+class _Note:
+    """What the record adds to one ruling: its place, where it answers for it, how the remedy was come by,
+    and the ruling as carried out (``Table.apply`` returns it)."""
 
-    verb: str                      # call, card, expose, claim, correct, quit
-    seat: str | None
-    what: str | None               # the call or card
-    ref: str | None = None         # where the record has it (A2, P14, E1)
-    kind: str | None = None        # the irregularity the table found, if any
-    offender: str | None = None
+    ref: str | None
+    at: str | None = None
+    how: str = ""
     ruling: Ruling | None = None
-    facts: dict[str, Any] = field(default_factory=dict)     # facts answered
-    option: str | None = None      # the remedy chosen (None: the automatic effects, or the one remedy declined)
-    by: str | None = None
+
+
+@dataclass(slots=True)
+class Ruled:
+    """One ruling of a replay: the table's history and the record's notes read together."""
+
+    at: str | None                    # where the record answers for it (a revoke: the revoking card)
+    ref: str | None                   # the act that raised it
+    kind: str
+    offender: str | None
+    applied: bool
+    option: str | None = None
+    by: str | None = None             # who chose, where the option does not say (a side's player, two choosers)
     suit: str | None = None
     card: str | None = None
-    how: str = ""                  # recorded, accepted, first option, ...
-    applied: bool = False
-    placed: bool = False           # the call or card took its place in the auction or the trick
-    trick: int | None = None       # a card's trick
-    origin: tuple[str, int] | None = None  # a revoke ruled at this act: the revoker's seat and trick
-    calls_before: int = 0
-    at: str | None = None          # where the record answers for the ruling (a revoke: the revoking card)
+    facts: dict[str, Any] = field(default_factory=dict)
+    how: str = ""
+    laws: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"at": self.at, "kind": self.kind, "offender": self.offender,
+                             "remedy": self.option or ("-" if self.applied else None), "how": self.how,
+                             "laws": list(self.laws)}
+        for k in ("by", "suit", "card"):
+            if getattr(self, k):
+                d[k] = getattr(self, k)
+        if self.facts:
+            d["facts"] = dict(self.facts)
+        return d
+
+
+def chooser_named(entry: HistoryEntry, ruling: Ruling | None) -> str | None:
+    """Who chose, where the option chosen does not already say: the history keeps the chooser of every
+    remedy, and a record names him only where it must (a side chooses and one of its players named it, or
+    two players may each choose the same option)."""
+    option = entry.args.get("option")
+    if entry.seat is None:
+        return None
+    if ruling is not None and option is not None:
+        first = next((o for o in ruling.options if o.id == option), None)
+        if first is not None and first.chooser == entry.seat:
+            return None
+    elif ruling is not None and option is None:
+        return None
+    return entry.seat
 
 
 class TableAdapter:
+    """A :class:`Table` driven by a record, each ruling noted with the record's place for it."""
+
+    __slots__ = ("table", "_notes")
+
     def __init__(self, code: str, dealer: str, deal: str | None) -> None:
         self.table = Table(code, dealer, deal)
-        self._history: list[Act | tuple[str, str, str | None, int]] = []  # a legal card kept as a tuple
-        self.condoned_revokes: set[tuple[str, int]] = set()
-
-    @property
-    def history(self) -> list[Act]:
-        """Every act, in order (a legal card is kept small until the history is asked for)."""
-        h = self._history
-        for i, a in enumerate(h):
-            if type(a) is tuple:
-                h[i] = Act("card", a[0], a[1], a[2], placed=True, trick=a[3]) if len(a) == 4 else \
-                    Act("call", a[0], a[1], a[2], placed=True)
-        return h  # type: ignore[return-value]
-
-    @history.setter
-    def history(self, acts: list[Act]) -> None:
-        self._history = list(acts)
-
-    def rulings(self) -> list[Act]:
-        """The acts the table ruled on."""
-        return [a for a in self._history if type(a) is not tuple and a.ruling is not None]  # type: ignore[union-attr]
+        self._notes: list[_Note] = []
 
     # ------------------------------------------------------------- what the table knows
 
     @property
-    def code(self):  # the loaded Code
+    def code(self) -> Any:  # the loaded Code
         return self.table.code
 
     @property
-    def state(self) -> dict[str, Any]:
-        return self.table.state
-
-    @property
     def phase(self) -> str:
-        return self.table.state["phase"]
+        return self.table.phase  # a Phase: a str, "play" and the rest
 
     @property
-    def straight(self) -> bool:
-        return self.table.straight
-
-    @property
-    def three(self) -> bool:
-        return self.table.three
+    def variant(self) -> str:
+        return self.table.variant
 
     def next_caller(self) -> str:
-        return self.table.next_caller().value
+        turn = self.table.turn
+        return turn.value if turn is not None else "?"
 
     def next_player(self) -> str:
-        st = self.table.state
-        cur = st["current"]
-        return _LHO[cur[-1][0]] if cur else st["leader"]
+        turn = self.table.turn
+        return turn.value if turn is not None else "?"
 
     @property
     def declarer(self) -> str | None:
-        return self.table.state["declarer"]
+        d = self.table.declarer
+        return d.value if d is not None else None
 
     @property
     def contract(self) -> str | None:
-        return self.table.state["contract"]
+        """The contract as the scorer writes it, doubled: ``4SX`` (straight bridge ``H x2``)."""
+        c = self.table.contract
+        return c.text if c is not None else None
+
+    @property
+    def bid(self) -> str | None:
+        """The final declaration, without its doubling (``4S``)."""
+        c = self.table.contract
+        return f"{c.level or ''}{c.strain.value}" if c is not None else None
 
     @property
     def doubled(self) -> int:
-        return self.table.state["doubled"]
-
-    @property
-    def trick_number(self) -> int:
-        return len(self.table.state["tricks"]) + 1
+        c = self.table.contract
+        return c.doubled if c is not None else 0
 
     @property
     def tricks_played(self) -> int:
-        return len(self.table.state["tricks"])
+        return len(self.table.tricks)
+
+    @property
+    def trick_number(self) -> int:
+        return len(self.table.tricks) + 1
 
     @property
     def cards_in_trick(self) -> int:
-        return len(self.table.state["current"])
+        return len(self.table.current_trick)
 
     def holds(self, seat: str, card: str) -> bool:
-        hands = self.table.state["hands"]
-        return hands is None or card in hands[seat]
+        return self.table.deal is None or card in self.table.hand(seat)
 
     def hands_known(self) -> bool:
-        return self.table.state["hands"] is not None
+        return self.table.deal is not None
 
     def last_bid(self) -> str | None:
-        return next((c for _, c in reversed(self.table.state["calls"]) if c[:1].isdigit()), None)
+        return next((c for c in reversed(self.table.auction) if c[:1].isdigit()), None)
 
     def insufficient(self, call: str, than: str | None) -> bool:
         """Whether bid ``call`` is not higher than ``than`` under the code (its own ranking)."""
@@ -146,128 +171,158 @@ class TableAdapter:
         return not higher(self.code, Call(call), Call(than))
 
     def pending_revoke(self) -> tuple[str, int] | None:
-        p = self.table.state["pending"]
-        if p and p["kind"] == "revoke" and "revoke" in p:
-            return p["offender"], p["revoke"]
-        return None
-
-    def pending_offender(self) -> str | None:
-        p = self.table.state["pending"]
-        return p.get("offender") if p else None
+        """The established revoke the waiting ruling penalizes: its revoker and trick."""
+        rv = self.table.pending_revoke
+        return (rv.seat, rv.trick) if rv is not None and rv.established else None
 
     def pending_ruling(self) -> Ruling | None:
-        return self.table.pending()
+        return self.table.pending_ruling
 
     # ------------------------------------------------------------- acts
 
-    def _act(self, act: Act, ans: Answer) -> Answer:
+    def _noted(self, ans: Answer, ref: str | None) -> Answer:
         if ans.ruling is not None:
-            act.kind, act.ruling, act.offender = ans.kind, ans.ruling, self.pending_offender()
-            act.origin = self.pending_revoke()
-        self._placed(act)
-        self._history.append(act)
+            self._notes.append(_Note(ref))
         return ans
-
-    def _placed(self, act: Act) -> None:
-        st = self.table.state
-        if act.verb == "call":
-            act.placed = len(st["calls"]) > act.calls_before and st["calls"][act.calls_before][0] == act.seat
-        elif act.verb == "card" and act.trick is not None:
-            t = act.trick
-            cards = st["tricks"][t - 1]["cards"] if t <= len(st["tricks"]) else st["current"] \
-                if t == len(st["tricks"]) + 1 else []
-            act.placed = [act.seat, act.what] in cards
 
     def call(self, seat: str, call: str, ref: str | None = None) -> Answer:
-        before = len(self.table.state["calls"])
         ans = self.table.call(seat, call)
-        if ans.legal and ans.ruling is None:  # the common case: the call is made, in turn
-            self._history.append((seat, call, ref))
-            return ans
-        return self._act(Act("call", seat, call, ref, calls_before=before), ans)
-
-    def play(self, seat: str, card: str, ref: str | None = None) -> Answer:
-        trick = len(self.table.state["tricks"]) + 1
-        ans = self.table.play(seat, card)
-        if ans.legal and ans.ruling is None:  # the common case: the card is in its trick
-            self._history.append((seat, card, ref, trick))
-            return ans
-        return self._act(Act("card", seat, card, ref, trick=trick), ans)
-
-    def expose(self, seat: str, card: str, ref: str | None = None) -> Answer:
-        return self._act(Act("expose", seat, card, ref), self.table.expose(seat, card))
-
-    def claim(self, seat: str, ref: str | None = None) -> Answer:
-        return self._act(Act("claim", seat, None, ref), self.table.claim(seat))
-
-    def correct_revoke(self, seat: str, ref: str | None = None) -> Answer:
-        return self._act(Act("correct", seat, None, ref), self.table.correct_revoke(seat))
-
-    def quit_trick(self) -> Answer:
-        ans = self.table.quit_trick()
         if ans.ruling is not None:
-            self._act(Act("quit", None, None), ans)
+            self._notes.append(_Note(ref))
         return ans
 
+    def play(self, seat: str, card: str, ref: str | None = None) -> Answer:
+        ans = self.table.play(seat, card)
+        if ans.ruling is not None:
+            self._notes.append(_Note(ref))
+        return ans
+
+    def play_plain(self, order: str, j: int, cards: list[Any], base: dict[str, int], refs: tuple[str, ...]
+                   ) -> tuple[int, Answer | InputError] | None:
+        """A row of the record's plain cards (``(card, ...)`` entries), played in ``order`` from its ``j``-th
+        seat, each seat's card at ``cards[base[seat]]`` (its reference ``refs[base[seat] + 1]``), until the
+        table rules on one or refuses it: then its place in ``order`` and the table's answer (or error)."""
+        play = self.table.play
+        for jj in range(j, len(order)):
+            s = order[jj]
+            i = base[s]
+            try:
+                ans = play(s, cards[i][0])
+            except InputError as e:
+                return jj, e
+            if ans.ruling is not None:
+                self._notes.append(_Note(refs[i + 1]))
+                return jj, ans
+        return None
+
+    def play_rows(self, cards: list[Any], k: int, columns: str, refs: tuple[str, ...]
+                  ) -> tuple[int, str | None, int, Answer | InputError | None]:
+        """The record's rows of four plain cards (``(card, ...)`` entries) from ``cards[k]``, in the play
+        section's ``columns``, each trick played from its leader: played while the rows are plain and the
+        table rules on nothing. Returns where it stopped: the row; and — where the table ruled on a card or
+        refused it — the row's order of play, the card's place in it and the table's answer (or error): the
+        rest of that row is the caller's (:meth:`play_plain`)."""
+        table = self.table
+        play = table.play
+        plans = _PLANS[columns]
+        n = len(cards) - 3
+        if table.turn is None or table.current_trick:
+            return k, None, 0, None
+        while k < n and type(cards[k]) is tuple and type(cards[k + 1]) is tuple and type(cards[k + 2]) is tuple \
+                and type(cards[k + 3]) is tuple and table.phase == "play":
+            # a trick begins: its leader (the last trick's winner) leads, each seat's card in its column
+            lead = table.leader
+            for s, o in plans[lead]:  # type: ignore[index]
+                try:
+                    ans = play(s, cards[k + o][0])
+                except InputError as e:
+                    return k, _ORDERS[lead], _ORDERS[lead].index(s), e  # type: ignore[index]
+                if ans.ruling is not None:
+                    self._notes.append(_Note(refs[k + o + 1]))
+                    return k, _ORDERS[lead], _ORDERS[lead].index(s), ans  # type: ignore[index]
+            k += 4
+        return k, None, 0, None
+
+    def play_lines(self, lines: list[str], columns: str, refs: tuple[str, ...]
+                   ) -> tuple[int, str | None, int, Answer | InputError | None]:
+        """The play section's usual lines (four plain cards one space apart, in ``columns``), each trick played
+        from its leader: played while the table rules on nothing. Returns where it stopped as
+        :meth:`play_rows` does, the row counted in lines."""
+        table = self.table
+        play = table.play
+        plans = _SLICES[columns]
+        if table.turn is None or table.current_trick:
+            return 0, None, 0, None
+        r = 0
+        for ln in lines:
+            if table.phase != "play":
+                break
+            lead = table.leader
+            for s, a in plans[lead]:  # type: ignore[index]
+                try:
+                    ans = play(s, ln[a:a + 2])
+                except InputError as e:
+                    return r, _ORDERS[lead], _ORDERS[lead].index(s), e  # type: ignore[index]
+                if ans.ruling is not None:
+                    self._notes.append(_Note(refs[4 * r + a // 3 + 1]))
+                    return r, _ORDERS[lead], _ORDERS[lead].index(s), ans  # type: ignore[index]
+            r += 1
+        return r, None, 0, None
+
+    def expose(self, seat: str, card: str, ref: str | None = None) -> Answer:
+        return self._noted(self.table.expose(seat, card), ref)
+
+    def claim(self, seat: str, ref: str | None = None) -> Answer:
+        return self._noted(self.table.claim(seat), ref)
+
+    def correct_revoke(self, seat: str, ref: str | None = None) -> Answer:
+        return self._noted(self.table.correct_revoke(seat), ref)
+
+    def quit_trick(self, ref: str | None = None) -> Answer:
+        return self._noted(self.table.quit_trick(), ref)
+
     def answer(self, **facts: Any) -> Ruling:
-        r = self.table.answer(**facts)
-        act = self._ruled_act()
-        if act is not None:
-            act.facts.update(facts)
-            act.ruling = r
-        return r
+        return self.table.answer(**facts)
 
     def apply(self, option: str | None = None, by: str | None = None, suit: str | None = None,
               card: str | None = None, how: str = "") -> Ruling:
-        revoke = self.pending_revoke()
         r = self.table.apply(option, by=by, suit=suit, card=card)
-        act = self._ruled_act()
-        if act is not None:
-            act.option, act.by, act.suit, act.card, act.how, act.applied = option, by, suit, card, how, True
-            act.ruling = r
-            if not act.placed:
-                self._placed(act)
-        if revoke is not None and not option and all(e.kind.value in LETS_PASS for e in r.effects):
-            # ruled without penalty (not claimed in time, §3.9 (C)): it costs nothing when the deal is scored
-            self.condoned_revokes.add(revoke)
+        note = self._notes[-1]
+        note.how, note.ruling = how, r
+        if self.table.pending_ruling is not None:  # a ruling the remedy made due
+            self._notes.append(_Note(note.ref))
         return r
 
     def answer_at(self, ref: str) -> None:
         """Say where the record answers for the pending ruling (its remedy's reference)."""
-        act = self._ruled_act()
-        if act is not None:
-            act.at = ref
+        if self._notes:
+            self._notes[-1].at = ref
 
-    def _ruled_act(self) -> Act | None:
-        return next((a for a in reversed(self._history) if type(a) is not tuple and a.ruling is not None  # type: ignore
-                     and not a.applied), None)  # type: ignore[union-attr]
+    # ------------------------------------------------------------- what was ruled
+
+    def rulings(self) -> list[Ruled]:
+        """Every ruling made, in order: the table's history of it with the record's notes."""
+        if not self._notes:
+            return []
+        records = self.table.rulings()
+        assert len(records) == len(self._notes), (records, self._notes)
+        out = []
+        for rec, note in zip(records, self._notes):
+            e = rec.applied
+            ruling = note.ruling if note.ruling is not None else self.table.pending_ruling if e is None else None
+            args = e.args if e is not None else {}
+            out.append(Ruled(note.at or note.ref, note.ref, rec.kind, rec.offender, e is not None, args.get("option"),
+                             chooser_named(e, note.ruling) if e is not None else None, args.get("suit"),
+                             args.get("card"), dict(rec.facts), note.how,
+                             tuple(x.number for x in ruling.laws) if ruling is not None else ()))
+        return out
 
     # ------------------------------------------------------------- the end
 
-    def _state_for_result(self, phase: str | None = None) -> dict[str, Any]:
-        st = dict(self.table.state)
-        if self.condoned_revokes:
-            st["revokes"] = [r for r in st["revokes"] if (r["seat"], r["trick"]) not in self.condoned_revokes]
-        if phase:
-            st["phase"] = phase
-        return st
-
-    def result(self) -> dict[str, Any]:
-        """The deal as a scoring result (``schema/score.schema.json``)."""
-        return deal_result(self.code, self._state_for_result())
-
-    def result_with_tricks(self, tricks: int) -> dict[str, Any]:
-        """The deal scored with the declarer's side's tricks as the record states them (a claim, or a
-        record with no play): what was played is ruled, the rest comes from ``[Result]``."""
-        st = self._state_for_result("done")
-        won = sum(1 for t in st["tricks"] if Seat(t["winner"]).side is Seat(st["declarer"]).side)
-        lost = len(st["tricks"]) - won
-        if not won <= tricks <= 13 - lost:
-            raise InputError("Result", f"the declarer's side won {won} and lost {lost} of the tricks played, so "
-                                       f"it cannot end with {tricks}")
-        res = deal_result(self.code, st)
-        res["tricks"] = tricks
-        return res
+    def result(self, tricks: int | None = None) -> dict[str, Any]:
+        """The deal as a scoring result (``schema/score.schema.json``); ``tricks``: as the record states them
+        (a claim, or a record whose play stops): what was played is ruled, the rest comes from ``[Result]``."""
+        return self.table.result(tricks)
 
     def score(self, result: dict[str, Any]) -> dict[str, Any]:
         return score(result).to_dict()

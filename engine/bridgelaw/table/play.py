@@ -1,0 +1,338 @@
+"""The play: cards in turn and out of it, revokes noted, established and corrected, penalties in force, cards
+exposed, claims, cards played together (a mixin of the table core)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ..errors import IllegalActionError, MalformedActionError, OutOfTurnError
+from ..obligations import broken, obliged, trick_winner
+from ..values import Card, EffectKind, Ruling, Seat
+from .base import TableParts, _CARD_TEXTS, _CLAIM_FACTS, _LEGAL, _LHO, _PARTNER, _SIDE, Answer, _kind_facts
+from .rulings import rule_cached
+from .state import HistoryEntry, Obligation, Revoke, Trick
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..loader import Code
+    from .model import Rules
+    from .state import TableState
+
+__all__ = ["Play"]
+
+
+class Play(TableParts):
+    """The table's play: :meth:`play`, :meth:`legal_cards` and the other acts of the play."""
+
+
+    def _strain(self) -> str:
+        """The contract's strain (C D H S R NT)."""
+        return self._st.contract[1:]  # type: ignore[index]
+
+    def _trump(self) -> str | None:
+        contract = self._st.contract
+        tc = self._tc
+        if tc[0] == contract:
+            return tc[1]
+        if contract is None:
+            return None
+        strain = self._strain()
+        trump = None if strain == "NT" else "S" if strain == "R" else strain
+        self._tc = (contract, trump)
+        return trump
+
+    def play(self, seat: str | Seat, card: str | Card) -> Answer:
+        """A card played by ``seat`` (the declarer plays the dummy's cards as the dummy's seat)."""
+        st = self._st
+        if st.pending is not None:
+            self._refuse_while_pending()
+        if st.phase != "play":
+            raise OutOfTurnError("card", f"no card can be played now (phase {st.phase})")
+        sv = seat if type(seat) is str and seat in _LHO else self._seat(seat)
+        ct = card if type(card) is str and card in _CARD_TEXTS else self._card(card)
+        hands = st.hands
+        if hands is not None and ct not in hands[sv]:
+            raise MalformedActionError("card", f"{sv} does not hold {ct}")
+        cur = st.current
+        if sv == (_LHO[cur[-1][0]] if cur else st.leader) and hands is not None and not st.exposed \
+                and not st.obligations and st.detect:
+            # the common case, inline: in turn, no penalty in force; the card leaves the hand for the trick
+            hand = hands[sv]
+            if cur and ct[0] != cur[0][1][0]:
+                self._note_revoke(sv, ct, cur, hand)
+            hand.remove(ct)
+            cur.append((sv, ct))
+            ans = _LEGAL
+            if len(cur) == 4:
+                self._quit_trick()
+                if st.revokes and st.phase == "done":  # the last trick quitted: the deal is over
+                    ans = self._established_revokes()
+            elif st.revokes and len(cur) == 1:
+                # the trick of a revoke was turned and quitted, and a card is played to the next: established
+                ans = self._established_revokes()
+        else:
+            ans = self._play(sv, ct)
+        st.history.append(("play", sv, ct) if ans is _LEGAL else self._entry("play", sv, {"card": ct}, ans))
+        return ans
+
+    def _play(self, sv: str, ct: str) -> Answer:
+        """A card out of turn, under a penalty in force, beside an exposed card, or not refereed."""
+        st = self._st
+        hands = st.hands
+        cur = st.current
+        if not st.detect:
+            self._lay(sv, ct)
+            if len(cur) == 4:
+                self._quit_trick()
+            return _LEGAL
+        expected = _LHO[cur[-1][0]] if cur else st.leader
+        if sv != expected:
+            return self._out_of_turn_card(sv, ct, expected)  # type: ignore[arg-type]
+        # obligations from earlier penalties: a called or forbidden lead, a called card, highest or lowest,
+        # win or lose the trick
+        if st.obligations and hands is not None:
+            allowed, why = obliged(st.obligations, sv, hands[sv], cur, self._trump())
+            if allowed is not None and ct not in allowed:
+                ans = self._ruled("failure_to_play_as_directed", sv,
+                                  {"corrected": False,
+                                   "obligation": broken(st.obligations, sv, ct, hands[sv], cur, self._trump())},
+                                  card=(sv, ct))
+                return Answer(False, ans.kind, ans.facts, ans.ruling, note=f"{sv} {why}: {' or '.join(allowed)}, not {ct}")
+        if cur and hands is not None:
+            self._note_revoke(sv, ct, cur, hands[sv])
+        self._lay(sv, ct)
+        if len(cur) == 4:
+            self._quit_trick()
+            if st.revokes and st.phase == "done":  # the last trick quitted: the deal is over
+                return self._established_revokes()
+        elif st.revokes and len(cur) == 1:
+            # the trick of a revoke was turned and quitted, and a card is played to the next: established
+            return self._established_revokes()
+        return _LEGAL
+
+    def _out_of_turn_card(self, sv: str, ct: str, expected: str) -> Answer:
+        st = self._st
+        cur = st.current
+        trick_no = len(st.tricks) + 1
+        if not cur:
+            if trick_no == 1 and sv == _PARTNER[expected]:
+                ans = self._before_the_opening_lead(sv, ct)
+                if ans is not None:
+                    return ans
+            return self._ruled("lead_out_of_turn", sv, {"card": ct, "proper_leader": expected, "trick": trick_no,
+                                                        "accepted": False, "followed_by": "nobody"},  # caught at once
+                               card=(sv, ct))
+        leader = cur[0][0]
+        facts: dict[str, Any] = {"trick": trick_no}
+        partner = _PARTNER[sv]
+        if any(w == sv for w, _ in cur) and not any(w == partner for w, _ in cur):
+            facts["position"] = "leads_before_partner_played"  # on to the next trick before his partner played
+        elif len(cur) == 1 and sv == _LHO[_PARTNER[leader]]:  # the fourth hand before the second
+            facts["position"] = "fourth_before_second"
+        elif len(cur) == 1 and sv == _PARTNER[leader] and st.declarer and _SIDE[sv] == _SIDE[st.declarer]:
+            facts["position"] = "third_before_second"  # the declarer third before the second
+        else:
+            facts["position"] = "other"
+        second = _LHO[leader]
+        if len(cur) == 1 and st.hands is not None and sv != second:  # the table sees whether he could follow
+            facts["second_hand_void"] = not any(c[0] == cur[0][1][0] for c in st.hands[second])
+        return self._ruled("premature_play", sv, facts, card=(sv, ct))
+
+    def _before_the_opening_lead(self, sv: str, ct: str) -> Answer | None:
+        """The opening lead made by the proper leader's partner: ruled first under the code's law for cards
+        exposed or led after the final declaration and before the lead (1913 law 66 and its like), where the
+        code has one that reaches him; else (None) as a lead out of turn."""
+        kind = "exposed_card_before_lead"
+        if kind not in self.code.by_kind:
+            return None
+        facts: dict[str, Any] = {"card": ct}
+        incident = self._incident(kind, sv, facts, {})
+        r = rule_cached(self.code, incident)
+        if not r.options and not r.questions and all(e.kind is EffectKind.NO_PROVISION for e in r.effects):
+            return None
+        return self._pend(r, incident, sv, facts, None, (sv, ct))
+
+    def _note_revoke(self, sv: str, ct: str, cur: list[tuple[str, str]], hand: list[str]) -> None:
+        """He renounces holding the suit led: a revoke, established when the trick is quitted."""
+        led = cur[0][1][0]
+        if ct[0] != led:
+            for x in hand:
+                if x[0] == led:
+                    self._st.revokes.append(Revoke(sv, len(self._st.tricks) + 1))
+                    break
+
+    def legal_cards(self) -> list[str]:
+        """The cards the player to play may play without revoking or breaking a penalty in force (the
+        declarer plays the dummy's as the dummy's seat); empty where the table does not hold the hands."""
+        st = self._st
+        if st.phase != "play" or st.hands is None or st.pending is not None:
+            return []
+        sv = self._next_player()
+        hand, cur = st.hands[sv], st.current
+        led = cur[0][1][0] if cur else None
+        follow = [c for c in hand if c[0] == led] if led else []
+        allowed, _ = obliged(st.obligations, sv, hand, cur, self._trump())
+        return [c for c in (follow or hand) if allowed is None or c in allowed] or list(allowed or follow or hand)
+
+    def call_card(self, seat: str | Seat, card: str | Card) -> None:
+        """An adversary calls ``seat``'s exposed card: he must play it the next time he plays, if he can
+        without revoking (an exposed card is "subject to call")."""
+        self._refuse_while_pending()
+        s, c = self._seat(seat), self._card(card)
+        if self._st.phase != "play":
+            raise OutOfTurnError("card", f"no card can be called now (phase {self._st.phase})")
+        if c not in self._st.exposed.get(s, []):
+            raise MalformedActionError("card", f"{c} is not an exposed card of {s}'s; exposed: "
+                                       + (", ".join(self._st.exposed.get(s, [])) or "none"))
+        self._st.obligations.append(Obligation("play_card", s, card=c))
+        self._st.history.append(HistoryEntry("call_card", s, {"card": c}))
+
+    def _lay(self, sv: str, ct: str) -> None:
+        st = self._st
+        if st.hands is not None:
+            st.hands[sv].remove(ct)
+        if st.exposed:
+            ex = st.exposed.get(sv)
+            if ex and ct in ex:
+                ex.remove(ct)
+                if not ex:
+                    del st.exposed[sv]
+        st.current.append((sv, ct))
+        if st.obligations:
+            leading = len(st.current) == 1
+            st.obligations = [x for x in st.obligations if not (x.seat == sv or x.either and _PARTNER[x.seat] == sv)
+                              or (x.kind in ("forbid_lead", "call_lead") and not leading)]
+
+    def _quit_trick(self) -> None:
+        st = self._st
+        cur = st.current
+        win = trick_winner(cur, self._trump())
+        st.tricks.append(Trick(cur[0][0], cur, win))
+        st.current = []
+        st.leader = win
+        if len(st.tricks) == 13:
+            st.phase = "done"
+
+    def _established_revokes(self, now: bool = False) -> Answer:
+        """A revoke is established when its trick is turned and quitted and a card is played to the next (or
+        the deal ends): rule on it now. The card that establishes it stands; the ruling is due."""
+        st = self._st
+        done = len(st.tricks)
+        for rv in st.revokes:
+            if not rv.established and (now or rv.trick <= done):
+                rv.established = True
+                side = _SIDE[rv.seat]
+                # the dummy cannot revoke (law 63): a renounce from his hand counts toward no side's revokes; nor
+                # does a revoke ruled without penalty (not claimed in time): the scorer counts as the table does
+                dummy = _PARTNER[st.declarer] if st.declarer else None
+                real = [r for r in st.revokes if r.established and r.seat != dummy and r.penalized is not False]
+                n = max(1, sum(1 for r in real if _SIDE[r.seat] == side))
+                both = len({_SIDE[r.seat] for r in real}) == 2
+                ans = self._ruled("revoke", rv.seat, {"established": True, "revokes_by_side": n,
+                                                      "both_sides_revoked": both, "quitted": True,
+                                                      **self._deal_facts()})
+                st.pending.revoke = rv.trick  # type: ignore[union-attr]
+                return Answer(True, ans.kind, ans.facts, ans.ruling,
+                              note=f"{rv.seat}'s revoke in trick {rv.trick} is established: its trick was "
+                                   "turned and quitted" + ("" if done == 13 else " and a card played to the next"))
+        return _LEGAL
+
+    def quit_trick(self) -> Answer:
+        """The last trick is turned and quitted before anyone plays on (the table quits a trick of four
+        cards at once, so this only establishes a revoke in it): its revoke, if any, is ruled."""
+        self._refuse_while_pending()
+        if self._st.phase not in ("play", "done"):
+            raise OutOfTurnError("quit_trick", f"no trick has been played (phase {self._st.phase})")
+        ans = self._established_revokes()
+        self._log("quit_trick", None, {}, ans)
+        return ans
+
+    def correct_revoke(self, seat: str | Seat) -> Answer:
+        """``seat`` corrects his renounce in time to save a revoke: before his trick is turned and quitted
+        and a card played to the next. The code's remedy for a revoke corrected in time is ruled; applying
+        it takes the card played in error back (exposed, where the remedy says) and reopens the trick: the
+        offender then plays a card of the suit led (``apply(..., card=...)``, or as the remedy directs)."""
+        self._refuse_while_pending()
+        st = self._st
+        s = self._seat(seat)
+        trick_now = len(st.tricks) + 1
+        rv = next((r for r in st.revokes if r.seat == s and not r.established
+                   and (r.trick == trick_now or (r.trick == trick_now - 1 and not st.current))), None)
+        if rv is None:
+            raise IllegalActionError("seat", f"{s} has no revoke that can still be corrected (a revoke is "
+                                     "established once its trick is quitted and a card played to the next)")
+        cards = st.current if rv.trick == trick_now else st.tricks[-1].cards
+        declarer = st.declarer
+        assert declarer is not None
+        facts = {"established": False, "quitted": False, **self._deal_facts(),
+                 "offender_fourth_hand": [w for w, _ in cards].index(s) == 3,
+                 "adversaries_both_played": {_LHO[declarer], _LHO[_PARTNER[declarer]]} <= {w for w, _ in cards}}
+        ans = self._ruled("revoke", s, facts)
+        st.pending.correction = rv.trick  # type: ignore[union-attr]
+        self._log("correct_revoke", s, {}, ans)
+        return ans
+
+    def expose(self, seat: str | Seat, card: str | Card) -> Answer:
+        """A card exposed (dropped face up, shown, named) — in the auction, before the lead, or in play."""
+        self._refuse_while_pending()
+        st = self._st
+        s, c = self._seat(seat), self._card(card)
+        self._refuse_seat(s, "expose")
+        if st.hands is not None and c not in st.hands[s]:
+            raise MalformedActionError("card", f"{s} does not hold {c}")
+        if st.phase == "auction":
+            facts: dict[str, Any] = {"card": c}
+            self._exposed_in_auction_facts(s, facts)
+            ans = self._ruled("exposed_card_in_auction", s, facts)
+        elif st.phase != "play":
+            raise OutOfTurnError("card", f"no card can be exposed now (phase {st.phase})")
+        elif not st.tricks and not st.current:
+            ans = self._ruled("exposed_card_before_lead", s, {"card": c})
+        else:
+            ans = self._ruled("exposed_card", s, {"card": c, "how": "dropped_face_up"})
+        self._log("expose", s, {"card": c}, ans)
+        return ans
+
+    def _exposed_in_auction_facts(self, s: str, facts: dict[str, Any]) -> None:
+        """What a variant adds to the facts of a card exposed in the auction."""
+
+    def claim(self, seat: str | Seat, threw_cards: bool = False) -> Answer:
+        """A player claims the rest of the tricks (or throws his cards face up on the table). After the
+        declarer's claim, an adversary's cards thrown face up are ruled as the code rules cards exposed then."""
+        self._refuse_while_pending()
+        st = self._st
+        if st.phase != "play":
+            raise OutOfTurnError("claim", f"no claim can be made now (phase {st.phase})")
+        s = self._seat(seat)
+        if not isinstance(threw_cards, bool):
+            raise MalformedActionError("threw_cards", f"expected true or false, got {threw_cards!r}")
+        facts: dict[str, Any] = {"threw_cards": threw_cards}
+        after = st.claimed_by is not None and s != st.declarer
+        for name in _CLAIM_FACTS:  # the catalogue's names for "after the declarer's (straight: dealer's) claim"
+            if name in _kind_facts("claim"):
+                facts[name] = after
+        ans = self._ruled("claim", s, facts)
+        if s == st.declarer and st.claimed_by is None:
+            st.claimed_by = s
+        self._log("claim", s, {"threw_cards": threw_cards}, ans)
+        return ans
+
+    def play_together(self, seat: str | Seat, cards: Sequence[str | Card]) -> Answer:
+        """Two or more cards played at once to the current trick."""
+        self._refuse_while_pending()
+        st = self._st
+        s = self._seat(seat)
+        if st.phase != "play":
+            raise OutOfTurnError("cards", f"no card can be played now (phase {st.phase})")
+        if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence) or len(cards) < 2:
+            raise MalformedActionError("cards", f"expected a list of two or more cards, got {cards!r}")
+        texts = [self._card(c, "cards") for c in cards]
+        if len(set(texts)) != len(texts):
+            raise MalformedActionError("cards", f"a card twice: {', '.join(texts)}")
+        for c in texts:
+            if st.hands is not None and c not in st.hands[s]:
+                raise MalformedActionError("cards", f"{s} does not hold {c}")
+        ans = self._ruled("extra_card_played", s, {"simultaneous": True, "corrected": False})
+        st.pending.together = texts  # type: ignore[union-attr]
+        self._log("play_together", s, {"cards": texts}, ans)
+        return ans
+
