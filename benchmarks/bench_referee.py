@@ -204,7 +204,7 @@ def bench_rulings() -> None:
         for inc in incidents[sl]:
             hand_rule(inc)
 
-    t_ours, t_dict, t_hand = best_of([ours, ours_dict, theirs], n, 3 if QUICK else 7, 500)
+    t_ours, t_dict, t_hand = best_of([ours, ours_dict, theirs], n, 5 if QUICK else 9, 50)
     us = 1e6 / n
     print(f"ruling      {n:,} wcny-1913 insufficient bids, each checked equal to the hand-written function's dict")
     print(f"ruling      hand-written function       {t_hand * us:7.1f} us   (baseline 1.00x)")

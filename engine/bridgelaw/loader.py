@@ -398,7 +398,9 @@ def _keep(root: Path, code: Code) -> None:
     while pid and pid not in chain:
         chain.append(pid)
         parent = _cache.get((os.environ.get("BRIDGELAW_DATA", ""), pid))
-        pid = parent.extends if parent is not None else None
+        if parent is None:
+            return  # a chain not known to its end: its key would leave folders out, so nothing is kept
+        pid = parent.extends
     learnt = Learnt()
     with recording(learnt):
         prepare(code)
