@@ -106,6 +106,35 @@ def test_a_line_that_is_not_the_declared_utf_8_is_read_as_iso_8859_1_and_said():
     assert g.value("Event") == "Café" and any(w.startswith("x.pbn:2: not utf-8") for w in g.warnings)
 
 
+def test_utf_8_in_a_file_that_names_no_character_set_is_read_as_utf_8_and_said():
+    # programs that write UTF-8 and say nothing (§2.2 would read "2+\u2663" as three ISO 8859-1 letters)
+    data = '% PBN 2.1\n[Board "1"]\n[Note "1: 2+\u2663"]\n[West "M\u00fcller"]\n'.encode("utf-8")
+    g = next(iter_games(data, "x.pbn"))
+    assert g.value("Note") == "1: 2+\u2663" and g.value("West") == "M\u00fcller"
+    assert [w.split(":")[1] for w in g.warnings] == ["3", "4"] and "names no character set" in g.warnings[0]
+
+
+def test_iso_8859_1_in_a_file_that_names_no_character_set_is_read_without_a_word():
+    g = next(iter_games(b'[Board "1"]\n[West "D\xe9sir\xe9e"]\n[North "ASCII"]\n', "x.pbn"))
+    assert g.value("West") == "D\u00e9sir\u00e9e" and g.warnings == []
+
+
+def test_a_declared_iso_8859_1_file_is_iso_8859_1_even_where_it_would_read_as_utf_8():
+    data = b'%Content-type: text/x-pbn; charset=ISO-8859-1\n[West "\xc3\xa9"]\n'
+    assert next(iter_games(data)).value("West") == "\u00c3\u00a9"
+
+
+def test_a_refused_game_is_written_back_as_a_game_of_its_own():
+    from bridgelaw.pbn.writer import write_game
+
+    text = '[Board "1"]\n[Dealer "N"]\n\n[Board "2"]\n[Event "x\\ ]\n\n[Board "3"]\n'
+    got = list(iter_games(text))
+    assert [type(g).__name__ for g in got] == ["PbnGame", "Refusal", "PbnGame"]
+    written = "\n".join(g.text if isinstance(g, Refusal) else write_game(g) for g in got)
+    again = list(iter_games(written))
+    assert [type(g).__name__ for g in again] == ["PbnGame", "Refusal", "PbnGame"] and again[2].board() == "3"
+
+
 @pytest.mark.parametrize("eol", [b"\n", b"\r\n", b"\r"], ids=["LF", "CRLF", "CR"])
 def test_every_line_end_of_2_1(eol):
     data = eol.join([b'[Board "1"]', b'[Dealer "N"]', b"", b'[Board "2"]', b""])

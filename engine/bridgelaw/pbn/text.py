@@ -3,7 +3,8 @@
 §2.2 prescribes ISO 8859-1, which every byte decodes as; a file is read as UTF-8 where it says so (a ``%``
 line of the header naming ``charset=UTF-8``, as BridgeComposer writes, or the ``% PBN`` header followed by
 such a line) or where a UTF-8 byte-order mark shows it. A line of a UTF-8 file that is not UTF-8 is read as
-ISO 8859-1 and the game says so in a warning. Lines end in LF, CRLF or CR (§2.1: the platform's own).
+ISO 8859-1 and the game says so in a warning; a line of a file that names no character set and is UTF-8 (not
+ASCII) is read as UTF-8, and the game says so too. Lines end in LF, CRLF or CR (§2.1: the platform's own).
 
 Games are separated by semi-empty lines (§3), except inside a brace comment (§3.8), which may hold them.
 The file is read a line at a time and a game at a time: one game's text is in memory at once.
@@ -26,10 +27,16 @@ _HEAD = 8192  # the header lines that may name the character set
 
 def detect_encoding(head: bytes) -> tuple[str, int]:
     """The file's encoding from its first bytes, and the length of a byte-order mark to skip."""
+    encoding, skip, _ = _detect(head)
+    return encoding, skip
+
+
+def _detect(head: bytes) -> tuple[str, int, bool]:
+    """The encoding, the byte-order mark's length, and whether the file says which it is (a mark, a charset)."""
     if head.startswith(codecs.BOM_UTF8):
-        return "utf-8", len(codecs.BOM_UTF8)
+        return "utf-8", len(codecs.BOM_UTF8), True
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # a program that wrote UTF-16 says so
-        return "utf-16", 0
+        return "utf-16", 0, True
     for raw in head.splitlines()[:64]:
         s = raw.strip()
         if not s.startswith(b"%"):
@@ -42,16 +49,22 @@ def detect_encoding(head: bytes) -> tuple[str, int]:
             try:
                 found = codecs.lookup(name).name
             except LookupError:
-                return "latin-1", 0
+                return "latin-1", 0, True
             # a byte-wise encoding only: lines are found by their LF bytes
-            return (found, 0) if "16" not in found and "32" not in found else ("latin-1", 0)
-    return "latin-1", 0
+            return (found, 0, True) if "16" not in found and "32" not in found else ("latin-1", 0, True)
+    return "latin-1", 0, False
 
 
 def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterator[tuple[int, str]]:
     """(line number, text) for every line of a binary stream, decoded as :func:`detect_encoding` finds."""
     head = stream.read(_HEAD)
-    encoding, skip = detect_encoding(head)
+    encoding, skip, declared = _detect(head)
+    # A file that names no character set is ISO 8859-1 (§2.2); but many programs (BBO, RealBridge) write
+    # UTF-8 and say nothing. A line of such a file that is UTF-8 (and not ASCII) is read as UTF-8 — ISO 8859-1
+    # text is hardly ever valid UTF-8 — and the game says so in a warning; any other line is ISO 8859-1.
+    sniff = not declared
+    if sniff:
+        encoding = "utf-8"
     rest = head[skip:]
     number = 0
     if encoding == "utf-16":
@@ -77,7 +90,8 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
             lines = (text.split("\n") if text is not None else data.split(b"\n")) if (data or not more) else []
             if more and lines and lines[-1] in ("", b""):
                 lines.pop()
-            if text is not None and "\r" not in text:  # the common case: LF line ends, all one encoding
+            if text is not None and "\r" not in text and not (sniff and not text.isascii()):
+                # the common case: LF line ends, all one encoding (and, where the file names none, ASCII)
                 yield from zip(itertools.count(number + 1), lines)
                 number += len(lines)
                 if not more:
@@ -88,9 +102,17 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
                     try:
                         part = part.decode(encoding)
                     except UnicodeDecodeError:
-                        if warnings is not None:
+                        if warnings is not None and not sniff:
                             warnings.append(f"{number + 1}: not {encoding}; read as ISO 8859-1")
                         part = part.decode("latin-1")
+                        sniffed = False
+                    else:
+                        sniffed = sniff
+                else:
+                    sniffed = sniff
+                if sniffed and warnings is not None and not part.isascii():
+                    warnings.append(f"{number + 1}: UTF-8, though the file names no character set (§2.2: "
+                                    "ISO 8859-1); read as UTF-8")
                 if part[-1:] == "\r":
                     part = part[:-1]
                 if "\r" in part:  # a lone CR ends a line too
