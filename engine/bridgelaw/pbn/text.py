@@ -277,6 +277,7 @@ def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
         if chunk:
             yield from close(chunk, start)
         break
-    if lead and index:
-        # commentary after the last game: a game with no tags carries it, so it is written back
+    if lead:
+        # commentary after the last game (or a file of commentary only): a game with no tags carries it, so it
+        # is written back
         yield GameText(index + 1, lead[0][0], [], lead)
