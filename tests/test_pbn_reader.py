@@ -4,6 +4,7 @@ ends (§2.1), and reading, writing and reading again."""
 from __future__ import annotations
 
 import codecs
+import io
 
 import pytest
 import yaml
@@ -133,6 +134,33 @@ def test_a_refused_game_is_written_back_as_a_game_of_its_own():
     written = "\n".join(g.text if isinstance(g, Refusal) else write_game(g) for g in got)
     again = list(iter_games(written))
     assert [type(g).__name__ for g in again] == ["PbnGame", "Refusal", "PbnGame"] and again[2].board() == "3"
+
+
+_TWO = b'[Board "1"]\n[Dealer "N"]\n\n[Board "2"]\n[Dealer "E"]\n[Auction "E"]\n1C AP'
+
+
+@pytest.mark.parametrize("end", [b"\x1a", b"\n\x1a", b"\r\n\x1a\x1a", b"\n\x1a\r\n"],
+                         ids=["after the last call", "after LF", "marks after CRLF", "a line of its own"])
+def test_a_dos_end_of_file_mark_ends_the_file_and_is_not_part_of_the_last_game(end):
+    games = read_pbn(_TWO + end)  # §2.1: the platform's representation of a text file, not PBN data
+    assert [g.board() for g in games] == ["1", "2"] and [x.text for x in games[1].auction] == ["1C", "AP"]
+
+
+def test_the_end_of_file_mark_is_found_when_it_arrives_in_a_read_of_its_own():
+    class Trickle(io.RawIOBase):  # a pipe: each read returns what has come so far
+        def __init__(self, parts):
+            self.parts = list(parts)
+
+        def read(self, n=-1):
+            return self.parts.pop(0) if self.parts else b""
+
+    games = [g for g in iter_games(Trickle([_TWO + b"\r\n", b"\x1a\r\n"])) if g.tags]
+    assert [g.board() for g in games] == ["1", "2"] and not [g for g in games if isinstance(g, Refusal)]
+
+
+def test_a_control_character_inside_a_game_is_still_refused_there():
+    got = list(iter_games(_TWO.replace(b"1C AP", b"1C \x1a AP") + b"\n\n[Board \"3\"]\n", "f.pbn"))
+    assert isinstance(got[1], Refusal) and got[1].where == "f.pbn:7:4" and got[2].board() == "3"
 
 
 @pytest.mark.parametrize("eol", [b"\n", b"\r\n", b"\r"], ids=["LF", "CRLF", "CR"])

@@ -80,7 +80,11 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
         if more:
             cut = data.rfind(b"\n") + 1
             data, rest = data[:cut], data[cut:]
-        elif data.endswith(b"\n"):
+        if b"\x1a" in data:  # Ctrl-Z: perhaps the end-of-file mark, held back until the file is seen to end
+            m = (_EOF_LINES if more else _EOF_END).search(data)
+            if m:
+                data, rest = data[:m.start()], (data[m.start():] + rest if more else b"")
+        if not more and data.endswith(b"\n"):
             data = data[:-1]
         if data or not more:
             try:
@@ -124,6 +128,13 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
                     yield number, part
         if not more:
             return
+
+
+# The end-of-file mark (Ctrl-Z) that DOS and Windows programs put after a text file's last line is the
+# platform's representation of the file (§2.1), not PBN data: it, and what follows it (more marks, line ends), is
+# dropped where it ends the file. One anywhere else is a character §2.2 does not permit, and its game says so.
+_EOF_END = re.compile(rb"\x1a[\x1a\r\n]*\Z")
+_EOF_LINES = re.compile(rb"(?:(?<=\n)|\A)\x1a[\x1a\r\n]*\Z")  # whole lines of marks, in a chunk not the last
 
 
 class _Joined(io.RawIOBase):

@@ -705,14 +705,15 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
                                  f"declarer's side {res.tricks} tricks")
         return t
     where = run.at(end) if end is not None else _tag_where(g, "Play")
+    n_tricks = f"{played} trick{'' if played == 1 else 's'}"
     if how == "+":
-        raise Unfinished(where, f"the play is to be continued (+) after {played} tricks")
+        raise Unfinished(where, f"the play is to be continued (+) after {n_tricks}")
     if how == "short":
-        raise Unfinished(where, f"the play section stops after {played} tricks, without * (§3.6)")
+        raise Unfinished(where, f"the play section stops after {n_tricks}, without * (§3.6)")
     stated = result_of(result_v, declarer, _tag_where(g, "Result")) if result_v not in (None, "", "?") else None
     if stated is None:
         raise Unfinished(where, f"the play ends with {'*' if how == '*' else 'cards not known (-)'} after "
-                                f"{played} tricks, and no [Result] says how many the declarer took")
+                                f"{n_tricks}, and no [Result] says how many the declarer took")
     if t.cards_in_trick == 0 and t.table.revokes:
         ans = t.quit_trick()  # the last trick played is turned and quitted: a revoke in it is established
         if ans.ruling is not None:
@@ -735,8 +736,8 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
                                      "\"end <option>\"]")
             t.apply(None, how="the claim conceded: the play ends with * and [Result]")
     _finish_refs(run)
-    note = (f"the claim (*) after {played} tricks: the tricks are [Result]'s" if how == "*"
-            else f"the play is not known after {played} tricks (-): the tricks are [Result]'s")
+    note = (f"the claim (*) after {n_tricks}: the tricks are [Result]'s" if how == "*"
+            else f"the play is not known after {n_tricks} (-): the tricks are [Result]'s")
     return _score_tricks(t, stated, res, "claim" if how == "*" else "result", note, _tag_where(g, "Result"))
 
 
