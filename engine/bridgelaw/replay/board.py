@@ -21,7 +21,7 @@ from ..pbn.markers import LETS_PASS, MARKERS, Marker
 from ..pbn.model import Item, PbnGame, Section, Tag
 from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contract_of, deal_of, declarer_of,
                         events_of, remedies_of, remedy_text, result_of, seat_of)
-from ..values import Seat
+from ..values import Call, Seat
 from ..wording import kind_name
 from .result import REFUSED, SCORED, UNFINISHED, BoardResult
 from ..table import Answer
@@ -307,6 +307,8 @@ class _Run:
             return
         where, what = self.at(item), f"{seat}'s {_call_words(x)}"
         if ans.ruling is not None:
+            if not hint and ans.ruling.irregularity == "insufficient_bid":
+                hint = _ranking_hint(t, x)
             try:
                 self.settle(ref, marker, where, what, then=then)
             except Refused as e:
@@ -565,6 +567,22 @@ def _need(ev: Event, where: str) -> str:
 def _kind_words(kind: str, r: Any) -> str:
     law = ", ".join(x.number for x in r.laws)
     return kind_name(kind) + (f" (law {law})" if law else "")
+
+
+def _ranking_hint(t: TableAdapter, bid: str) -> str:
+    """Why a bid of a higher level is insufficient under the code: what each bid is worth there. A record of a
+    modern auction (bids ranked by level, then suit) is refused so, and says why."""
+    over = t.last_bid()
+    if over is None or not bid[:1].isdigit():
+        return ""
+    a, b = Call(bid), Call(over)
+    if a.level is None or b.level is None:
+        return ""
+    code = t.code
+    return (f" — under {code.id} a bid ranks by its value, the tricks bid times the trick value: {bid} is worth "
+            f"{code.bid_value(a)}, {over} {code.bid_value(b)}"
+            + ("; the record's auction ranks bids by level, as in the modern game, which this code's law does not"
+               if a.level > b.level else ""))
 
 
 def _call_words(x: str) -> str:
