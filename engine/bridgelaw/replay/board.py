@@ -24,7 +24,7 @@ from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contrac
 from ..values import Call, Seat
 from ..wording import kind_name
 from .result import REFUSED, SCORED, UNFINISHED, BoardResult
-from ..table import Answer
+from ..table import Answer, find_variant
 from .table_adapter import TableAdapter
 
 __all__ = ["replay_game", "Refused", "Unfinished", "resolve_code", "written_game"]
@@ -639,6 +639,8 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     except (InputError, TypeError, OSError):  # (OSError: a name too long for a folder)
         code = resolve_code(code_value, default_code, _tag_where(g, "BridgelawCode") if code_value else g.where())
     res.code = code
+    if find_variant(load_code(code)).variant == "three-hand":  # every game, with an auction or with its tags only
+        raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
     auction_tag, play_tag = g.tag("Auction"), g.tag("Play")
     dealer_v = vals.get("Dealer")
     if not dealer_v:
@@ -673,8 +675,6 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
             raise
         deal_of(deal_v, _tag_where(g, "Deal"))  # says what is wrong with it, at the tag
         raise Refused(_tag_where(g, "Deal"), f"[Deal]: {e.message}") from None
-    if t.variant == "three-hand":
-        raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
     run = _Run(g, t, remedies, events)
     first = auction_tag.value if auction_tag.value in _SEAT_OF else \
         seat_of(auction_tag.value, "Auction", _tag_where(g, "Auction")).value
