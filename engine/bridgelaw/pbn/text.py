@@ -90,12 +90,17 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
             try:
                 text = data.decode(encoding)
             except UnicodeDecodeError:
-                text = None
+                text = data.decode("latin-1") if sniff else None
+                mend = True  # (sniffing) the chunk is not all UTF-8: ISO 8859-1, its UTF-8 lines read as UTF-8
+            else:
+                mend = False
             lines = (text.split("\n") if text is not None else data.split(b"\n")) if (data or not more) else []
             if more and lines and lines[-1] in ("", b""):
                 lines.pop()
-            if text is not None and "\r" not in text and not (sniff and not text.isascii()):
-                # the common case: LF line ends, all one encoding (and, where the file names none, ASCII)
+            if sniff and text is not None and not text.isascii():
+                _sniff_lines(lines, mend, number, warnings)
+            if text is not None and "\r" not in text:
+                # the common case: LF line ends, all one encoding
                 yield from zip(itertools.count(number + 1), lines)
                 number += len(lines)
                 if not more:
@@ -106,17 +111,9 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
                     try:
                         part = part.decode(encoding)
                     except UnicodeDecodeError:
-                        if warnings is not None and not sniff:
+                        if warnings is not None:
                             warnings.append(f"{number + 1}: not {encoding}; read as ISO 8859-1")
                         part = part.decode("latin-1")
-                        sniffed = False
-                    else:
-                        sniffed = sniff
-                else:
-                    sniffed = sniff
-                if sniffed and warnings is not None and not part.isascii():
-                    warnings.append(f"{number + 1}: UTF-8, though the file names no character set (§2.2: "
-                                    "ISO 8859-1); read as UTF-8")
                 if part[-1:] == "\r":
                     part = part[:-1]
                 if "\r" in part:  # a lone CR ends a line too
@@ -128,6 +125,23 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
                     yield number, part
         if not more:
             return
+
+
+def _sniff_lines(lines: list[str], mend: bool, number: int, warnings: list[str] | None) -> None:
+    """In a file that names no character set, the lines that are not ASCII: each that is UTF-8 is read as UTF-8
+    (``mend``: the chunk was read as ISO 8859-1, and such a line is decoded again) and said; any other stays
+    ISO 8859-1, as §2.2 has it."""
+    for i, line in enumerate(lines):
+        if line.isascii():
+            continue
+        if mend:
+            try:
+                lines[i] = line.encode("latin-1").decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+        if warnings is not None:
+            warnings.append(f"{number + i + 1}: UTF-8, though the file names no character set (§2.2: ISO 8859-1); "
+                            "read as UTF-8")
 
 
 # The end-of-file mark (Ctrl-Z) that DOS and Windows programs put after a text file's last line is the
