@@ -299,6 +299,7 @@ class _Run:
              then: Marker | None = None, answered: Answer | None = None) -> None:
         """The call, and the ruling on it settled (``answered``: the call made already, the table's answer)."""
         t = self.t
+        over = t.last_bid() if marker is not None and marker.letter == "I" else None
         try:
             ans = t.call(seat, x, ref) if answered is None else answered
         except InputError as e:
@@ -317,7 +318,7 @@ class _Run:
                 raise
         elif marker is not None:
             raise Refused(where, f"the record marks ^{marker.letter} — {marker.meaning} — on {what}, but the table "
-                                 "finds it regular")
+                                 "finds it regular" + (_ranking_hint(t, x, over) if over else ""))
 
     # ------------------------------------------------------------ the play
 
@@ -569,20 +570,22 @@ def _kind_words(kind: str, r: Any) -> str:
     return kind_name(kind) + (f" (law {law})" if law else "")
 
 
-def _ranking_hint(t: TableAdapter, bid: str) -> str:
-    """Why a bid of a higher level is insufficient under the code: what each bid is worth there. A record of a
-    modern auction (bids ranked by level, then suit) is refused so, and says why."""
-    over = t.last_bid()
+def _ranking_hint(t: TableAdapter, bid: str, over: str | None = None) -> str:
+    """What a bid and the bid before it (``over``; else the last bid made) are worth under the code, where the
+    record and the code disagree whether it is sufficient: a record of a modern auction (bids ranked by level,
+    then suit) is refused so, and says why."""
+    over = over or t.last_bid()
     if over is None or not bid[:1].isdigit():
         return ""
     a, b = Call(bid), Call(over)
     if a.level is None or b.level is None:
         return ""
     code = t.code
+    modern = a.level > b.level if code.bid_value(a) <= code.bid_value(b) else a.level < b.level
     return (f" — under {code.id} a bid ranks by its value, the tricks bid times the trick value: {bid} is worth "
             f"{code.bid_value(a)}, {over} {code.bid_value(b)}"
             + ("; the record's auction ranks bids by level, as in the modern game, which this code's law does not"
-               if a.level > b.level else ""))
+               if modern else ""))
 
 
 def _call_words(x: str) -> str:
