@@ -79,6 +79,13 @@ def plain_sheets(draw):
                         ("note", ["a note", "x" * 500])):
         if rnd.random() < 0.2:
             sheet[key] = rnd.choice(values)
+    if rnd.random() < 0.2:  # revokes: mostly as a table sends them, now and then spoilt
+        sheet["revokes"] = [{"offender": rnd.choice("NESW"), **({"choice": c} if (c := rnd.choice(
+            [None, "tricks", "points", "tricks", "x" * 41, 3])) else {})} for _ in range(rnd.choice([0, 1, 1, 2, 3]))]
+        if rnd.random() < 0.1:
+            sheet["revokes"] = rnd.choice([[{"offender": "n"}], [{"offender": "N", "choice": None}],
+                                           [{"offender": "N", "extra": 1}], [{}], ["N"], [None], 0, False, "",
+                                           {"offender": "N"}, [{"offender": "N"}] * 53])
     if rnd.random() < 0.05:
         sheet["honours"] = "none"  # beside a deal
     if rnd.random() < 0.2:
@@ -93,8 +100,11 @@ def plain_sheets(draw):
 
 def _declined_by_design(sheet) -> bool:
     """Plain sheets the fast path leaves to the general path though they may score: a deal with a hand void of
-    trumps under a code with chicane (the chicane rows are the general path's), and a deal with honours stated
-    beside it (the general path compares them)."""
+    trumps under a code with chicane (the chicane rows are the general path's), a deal with honours stated
+    beside it (the general path compares them), and revokes under a code that caps a revoking side's score toward
+    game (the cap is the general path's)."""
+    if sheet.get("revokes") and _PLANS[sheet["code"]].rules.revoking_cap is not None:
+        return True
     deal = sheet.get("deal")
     if not isinstance(deal, str):
         return False

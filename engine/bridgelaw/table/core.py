@@ -14,8 +14,10 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Sequence
 
+from ..dealresult import four_handed_result
 from ..errors import InputError, MalformedActionError, OutOfTurnError, RulingPendingError, TableStateError
 from ..loader import Code, load_code
+from ..scoring import score as _score
 from ..values import Card, Option, Ruling, Seat
 from . import remedies
 from .auction import Auction
@@ -185,7 +187,7 @@ class Table(Auction, Play, Persistence):
         if st.phase == "done" and st.declarer:
             side = _SIDE[st.declarer]
             tricks = sum(1 for t in st.tricks if _SIDE[t.winner] == side)
-        return Outcome(Phase(st.phase), self._contract_text(), st.doubled,
+        return Outcome(_PHASES[st.phase], self._contract_text(), st.doubled,
                        _SEAT[st.declarer] if st.declarer and st.phase == "done" else None, tricks, self.score())
 
     @property
@@ -494,15 +496,11 @@ class Table(Auction, Play, Persistence):
         """The deal as a scoring result (``schema/score.schema.json``): see :mod:`bridgelaw.dealresult`.
         ``tricks``: the declarer's side's tricks as stated, for a play that stopped before its end (a claim
         conceded); the tricks played must leave room for them."""
-        from ..dealresult import four_handed_result
-
         return four_handed_result(self.code, self._st, self._contract_text(), tricks)
 
     def score(self, tricks: int | None = None) -> "Score":
         """The deal scored (``tricks``: as :meth:`result`)."""
-        from ..scoring import score
-
-        return score(self.result(tricks))
+        return _score(self.result(tricks))
 
     # ------------------------------------------------------------------ history, undo, copy
 
