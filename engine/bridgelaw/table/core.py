@@ -28,7 +28,7 @@ from .base import (
 from .model import Rules, rules_of
 from .persist import Persistence
 from .play import Play
-from .rulings import rule_cached, shown_facts
+from .rulings import named, rule_cached, shown_facts
 from .state import (
     OVER, CallRecord, HistoryEntry, Obligation, Pending, Phase, Revoke, RulingRecord, TableState, entry_of, legacy_view,
     rulings_of,
@@ -41,6 +41,7 @@ __all__ = ["Table", "Answer", "Outcome", "PlayedTrick", "find_variant", "DETECTE
 
 _PHASES = {p.value: p for p in Phase}
 _CONTRACTS: dict[tuple[str, str], tuple[Code, "Contract"]] = {}  # (code, contract text) -> its Contract
+_VARIANT_OF: dict[str, tuple[Code, type["Table"]]] = {}  # code id -> (the code, the table class find_variant gives)
 
 
 def find_variant(code: Code) -> type["Table"]:
@@ -100,7 +101,11 @@ class Table(Auction, Play, Persistence):
     def __new__(cls, code: str | Code = "wcny-1913", dealer: str | Seat = "S", deal: str | None = None,
                 detect: bool = True, history: Iterable[Any] | None = None) -> "Table":
         if cls is Table:
-            cls = find_variant(code if isinstance(code, Code) else load_code(code))
+            c = code if isinstance(code, Code) else load_code(code)
+            hit = _VARIANT_OF.get(c.id)
+            if hit is None or hit[0] is not c:
+                hit = _VARIANT_OF[c.id] = (c, find_variant(c))
+            cls = hit[1]
         return object.__new__(cls)
 
     def __init__(self, code: str | Code, dealer: str | Seat = "S", deal: str | None = None,
@@ -111,7 +116,7 @@ class Table(Auction, Play, Persistence):
                              f"{self.players}-handed {self.game}: build Table({c.id!r}, ...)")
         self.code: Code = c
         self.rules: Rules = rules_of(c)
-        d = Seat.parse(dealer, "dealer").value
+        d = dealer if type(dealer) is str and dealer in _LHO else Seat.parse(dealer, "dealer").value
         if deal is not None and not isinstance(deal, str):
             raise InputError("deal", f"expected a PBN deal such as 'N:AKQ2.K53.J84.A92 ...', got {deal!r}")
         if not isinstance(detect, bool):
@@ -426,11 +431,16 @@ class Table(Auction, Play, Persistence):
     def _auction_record(self, extra: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
         """The calls so far (and ``extra`` (seat, call) pairs) as an incident's auction; with ``callers``
         where a call out of turn allowed to stand took the auction out of its rotation."""
-        pairs = [(c.seat, c.call) for c in self._st.calls] + list(extra)
+        pairs = [(c.seat, c.call) for c in self._st.calls]
+        if extra:
+            pairs += extra
         out: dict[str, Any] = {"auction": [c for _, c in pairs]}
         order = _rotation(self._st.dealer, self.code.players)
-        if any(w != order[i % len(order)] for i, (w, _) in enumerate(pairs)):
-            out["callers"] = [w for w, _ in pairs]
+        n = len(order)
+        for i, (w, _) in enumerate(pairs):
+            if w != order[i % n]:
+                out["callers"] = [w for w, _ in pairs]
+                break
         return out
 
     def _report_extra(self) -> dict[str, Any]:
@@ -509,8 +519,8 @@ class Table(Auction, Play, Persistence):
         if r is None:
             return HistoryEntry(action, seat, args, ans.legal)
         p = self._st.pending
-        return HistoryEntry(action, seat, args, ans.legal, r.irregularity, p.offender if p else None,
-                            tuple(dict.fromkeys(o.id for o in r.options)), tuple(law.number for law in r.laws))
+        options, laws = named(r)
+        return HistoryEntry(action, seat, args, ans.legal, r.irregularity, p.offender if p else None, options, laws)
 
     def _log(self, action: str, seat: str | None, args: dict[str, Any], ans: Answer) -> None:
         self._st.history.append(self._entry(action, seat, args, ans))
