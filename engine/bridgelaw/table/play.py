@@ -50,16 +50,17 @@ class Play(TableParts):
         sv = seat if type(seat) is str and seat in _LHO else self._seat(seat)
         ct = card if type(card) is str and card in _CARD_TEXTS else self._card(card)
         hands = st.hands
-        if hands is not None and ct not in hands[sv]:
-            raise MalformedActionError("card", f"{sv} does not hold {ct}")
         cur = st.current
         if sv == (_LHO[cur[-1][0]] if cur else st.leader) and hands is not None and not st.exposed \
                 and not st.obligations and st.detect:
             # the common case, inline: in turn, no penalty in force; the card leaves the hand for the trick
             hand = hands[sv]
+            try:
+                hand.remove(ct)
+            except ValueError:
+                raise MalformedActionError("card", f"{sv} does not hold {ct}") from None
             if cur and ct[0] != cur[0][1][0]:
-                self._note_revoke(sv, ct, cur, hand)
-            hand.remove(ct)
+                self._note_revoke(sv, ct, cur, hand)  # (the card is of another suit: the rest of his hand tells)
             cur.append((sv, ct))
             ans = _LEGAL
             if len(cur) == 4:
@@ -70,6 +71,8 @@ class Play(TableParts):
                 # the trick of a revoke was turned and quitted, and a card is played to the next: established
                 ans = self._established_revokes()
         else:
+            if hands is not None and ct not in hands[sv]:
+                raise MalformedActionError("card", f"{sv} does not hold {ct}")
             ans = self._play(sv, ct)
         st.history.append(("play", sv, ct) if ans is _LEGAL else self._entry("play", sv, {"card": ct}, ans))
         return ans
@@ -205,7 +208,8 @@ class Play(TableParts):
     def _quit_trick(self) -> None:
         st = self._st
         cur = st.current
-        win = trick_winner(cur, self._trump())
+        tc = self._tc
+        win = trick_winner(cur, tc[1] if tc[0] == st.contract else self._trump())
         st.tricks.append(Trick(cur[0][0], cur, win))
         st.current = []
         st.leader = win
