@@ -47,33 +47,42 @@ class Play(TableParts):
             self._refuse_while_pending()
         if st.phase != "play":
             raise OutOfTurnError("card", f"no card can be played now (phase {st.phase})")
-        sv = seat if type(seat) is str and seat in _LHO else self._seat(seat)
-        ct = card if type(card) is str and card in _CARD_TEXTS else self._card(card)
         hands = st.hands
         cur = st.current
-        if sv == (_LHO[cur[-1][0]] if cur else st.leader) and hands is not None and not st.exposed \
-                and not st.obligations and st.detect:
-            # the common case, inline: in turn, no penalty in force; the card leaves the hand for the trick
-            hand = hands[sv]
+        if type(seat) is str and type(card) is str and seat == (_LHO[cur[-1][0]] if cur else st.leader) \
+                and hands is not None and not st.exposed and not st.obligations and st.detect:
+            # the common case, inline: the seat to play (so a seat) plays a card of his hand (so a card), no
+            # penalty in force; the card leaves the hand for the trick
+            hand: list[str] | None = hands[seat]
             try:
-                hand.remove(ct)
+                hand.remove(card)  # type: ignore[union-attr]
             except ValueError:
-                raise MalformedActionError("card", f"{sv} does not hold {ct}") from None
-            if cur and ct[0] != cur[0][1][0]:
-                self._note_revoke(sv, ct, cur, hand)  # (the card is of another suit: the rest of his hand tells)
-            cur.append((sv, ct))
-            ans = _LEGAL
-            if len(cur) == 4:
-                self._quit_trick()
-                if st.revokes and st.phase == "done":  # the last trick quitted: the deal is over
+                hand = None  # not a card he holds as written: the general path below says what it is
+            if hand is not None:
+                if cur:
+                    led = cur[0][1][0]
+                    if card[0] != led:  # a renounce: a revoke if he holds the suit led (as _note_revoke notes it)
+                        for x in hand:
+                            if x[0] == led:
+                                st.revokes.append(Revoke(seat, len(st.tricks) + 1))
+                                break
+                cur.append((seat, card))
+                ans = _LEGAL
+                if len(cur) == 4:
+                    self._quit_trick()
+                    if st.revokes and st.phase == "done":  # the last trick quitted: the deal is over
+                        ans = self._established_revokes()
+                elif st.revokes and len(cur) == 1:
+                    # the trick of a revoke was turned and quitted, and a card is played to the next: established
                     ans = self._established_revokes()
-            elif st.revokes and len(cur) == 1:
-                # the trick of a revoke was turned and quitted, and a card is played to the next: established
-                ans = self._established_revokes()
-        else:
-            if hands is not None and ct not in hands[sv]:
-                raise MalformedActionError("card", f"{sv} does not hold {ct}")
-            ans = self._play(sv, ct)
+                st.history.append(("play", seat, card) if ans is _LEGAL else
+                                  self._entry("play", seat, {"card": card}, ans))
+                return ans
+        sv = seat if type(seat) is str and seat in _LHO else self._seat(seat)
+        ct = card if type(card) is str and card in _CARD_TEXTS else self._card(card)
+        if hands is not None and ct not in hands[sv]:
+            raise MalformedActionError("card", f"{sv} does not hold {ct}")
+        ans = self._play(sv, ct)
         st.history.append(("play", sv, ct) if ans is _LEGAL else self._entry("play", sv, {"card": ct}, ans))
         return ans
 
