@@ -271,3 +271,19 @@ def test_a_score_is_immutable_and_makes_its_entries_once_with_their_reasons_and_
     with pytest.raises(AttributeError):
         s.code = "wcny-1912"  # type: ignore[misc]
     assert s == score_general(sheet)
+
+
+def test_the_honours_of_a_deal_read_from_its_string_are_those_its_cards_hold():
+    # honours_of counts the read_hands form itself (the fast path's); the cards (parse_deal) are counted apart
+    from bridgelaw.scoring.deal import honours_of, parse_deal, read_hands
+    from bridgelaw.values import Strain
+
+    rnd = random.Random(18)
+    seen = set()
+    for _ in range(1500):
+        deal = random_deal(rnd)
+        for strain in Strain:
+            held = honours_of(read_hands(deal), strain)
+            assert held == honours_of(parse_deal(deal), strain), (deal, strain)
+            seen.add(held[1] if held else None)
+    assert len(seen) >= 8, seen  # the deals reach most holdings, none among them
