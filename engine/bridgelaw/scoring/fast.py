@@ -59,7 +59,8 @@ def score_plain(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] 
     # the keys are those read here and no others, each with a value (a null is refused by the general path):
     # declarer, contract and tricks, then code, honours, dealer, original_one_spade, note and deal where given
     extra = len(result) - 3 - (h is not None) - ("code" in result)
-    dealer_seat = flag = deal = revokes = None
+    dealer_seat = flag = deal = None
+    revoked: tuple[Revoke, ...] | None = ()
     if extra:
         dealer = result.get("dealer")
         flag = result.get("original_one_spade")
@@ -75,9 +76,10 @@ def score_plain(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] 
                 return None
         if note is not None and (type(note) is not str or len(note) > _MAX_NOTE):
             return None
-    revoked = _revokes(revokes) if revokes is not None else ()
-    if revoked is None or revoked and plan.rules.revoking_cap is not None:
-        return None  # a revoke the general path names as wrong; a code that caps a revoking side's score
+        if revokes is not None:
+            revoked = _revokes(revokes)
+            if revoked is None or revoked and plan.rules.revoking_cap is not None:
+                return None  # a revoke the general path names as wrong; a code that caps a revoking side's score
     row: Row | tuple[()] = ()
     held = None
     if deal is not None or hands is not None:  # honours from the cards (stated as well, they are compared)
@@ -101,7 +103,8 @@ def score_plain(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] 
         if got is None:
             return None
         row = got
-        held = (_SIDES[side], held_key)
+        if revoked:  # the deal core reads the holding (a side and its key)
+            held = (_SIDES[side], held_key)
     elif h is not None and h != "none":
         return None
     seat, declaring, defending = seated
