@@ -245,9 +245,9 @@ def _walk_node(src: Source, key: tuple[Any, ...], value: Any, node: Mapping[str,
                                     "a parameter is {value: ..., law: \"N\"} (note optional), or {none: true, note}")
             if "value" not in value:
                 raise src.error(key, f"{path}: expected {{value: ..., law: \"N\"}}: the value is missing")
-            law = _law(src, key, value, path, required=True)
+            own_law = _law(src, key, value, path, required=True)
             _check_value(src, key + ("value",), value["value"], inner, path)
-            yield _cited(src, key, path, value["value"], law, str(value.get("note", "")), True, key + ("value",))
+            yield _cited(src, key, path, value["value"], own_law, str(value.get("note", "")), True, key + ("value",))
             return
         if kind == "param" or inherited_law is None:
             raise src.error(key, f"{path}: expected {{value: {value!r}, law: \"N\"}}: every value carries the law "

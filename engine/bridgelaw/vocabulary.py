@@ -396,7 +396,7 @@ _JSON_TYPES: dict[str, dict[str, Any]] = {
 
 
 def _field_schema(f: FieldSpec) -> dict[str, Any]:
-    s = {"enum": list(f.choices)} if f.type == "choice" else dict(_JSON_TYPES[f.type])
+    s: dict[str, Any] = {"enum": list(f.choices)} if f.type == "choice" else dict(_JSON_TYPES[f.type])
     if f.description:
         s["description"] = f.description
     return s

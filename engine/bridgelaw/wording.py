@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .values import Call, CallKind, Card, Effect, Question, Ruling
 from .vocabulary import PLACEHOLDER, FieldSpec, Vocabulary, vocabulary
@@ -121,7 +121,8 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-_BY_TYPE = {"seat": seat_words, "side": side_words, "call": call_words, "card": card_words, "suit": suit_words,
+_BY_TYPE: dict[str, Callable[[Any], str]] = {
+    "seat": seat_words, "side": side_words, "call": call_words, "card": card_words, "suit": suit_words,
             "seats": seats_words, "text": str}
 
 
@@ -329,8 +330,8 @@ def ruling_text(r: Ruling, words: RulingWords | None = None) -> str:
     out += [_wrap(f"Note: {n}", "  ") for n in w.notes]
     if r.laws:
         out += ["", "The law:"]
-        for c in r.laws:
-            out.append(f"  Law {c.number}" + (f" ({c.heading})" if c.heading else ""))
-            out.append(_wrap(c.text.replace("[^", "[")))
-            out += [_wrap(f"[{n}] {t}", "      ") for n, t in c.footnotes]
+        for law in r.laws:
+            out.append(f"  Law {law.number}" + (f" ({law.heading})" if law.heading else ""))
+            out.append(_wrap(law.text.replace("[^", "[")))
+            out += [_wrap(f"[{n}] {t}", "      ") for n, t in law.footnotes]
     return "\n".join(out)
