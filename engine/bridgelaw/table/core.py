@@ -191,7 +191,7 @@ class Table(Auction, Play, Persistence):
         tricks = None
         if st.phase == "done" and st.declarer:
             side = _SIDE[st.declarer]
-            tricks = sum(1 for t in st.tricks if _SIDE[t.winner] == side)
+            tricks = [_SIDE[t.winner] for t in st.tricks].count(side)
         return Outcome(_PHASES[st.phase], self._contract_text(), st.doubled,
                        _SEAT[st.declarer] if st.declarer and st.phase == "done" else None, tricks, self.score())
 
@@ -411,9 +411,12 @@ class Table(Auction, Play, Persistence):
         return incident
 
     def _pend(self, r: Ruling, incident: dict[str, Any], offender: str, facts: dict[str, Any],
-              call: tuple[str, str] | None, card: tuple[str, str] | None) -> Answer:
-        self._st.pending = Pending(r.irregularity, offender, facts, incident, call, card, ruling=r)
-        return Answer(False, r.irregularity, shown_facts(r), r)
+              call: tuple[str, str] | None, card: tuple[str, str] | None, legal: bool = False, note: str = "",
+              revoke: int | None = None) -> Answer:
+        """The ruling waits (``revoke``: the trick of the established revoke it is about); the answer says so
+        (``legal``: the action stands and the ruling is due, as an established revoke's)."""
+        self._st.pending = Pending(r.irregularity, offender, facts, incident, call, card, revoke=revoke, ruling=r)
+        return Answer(legal, r.irregularity, shown_facts(r), r, note=note)
 
     def _due(self) -> Answer:
         """A ruling deferred until the declarer was known, now due (the call was legal; apply the ruling)."""

@@ -72,8 +72,9 @@ class Play(TableParts):
                     self._quit_trick()
                     if st.revokes and st.phase == "done":  # the last trick quitted: the deal is over
                         ans = self._established_revokes()
-                elif st.revokes and len(cur) == 1:
+                elif st.revokes and len(cur) == 1 and not st.revokes[-1].established:
                     # the trick of a revoke was turned and quitted, and a card is played to the next: established
+                    # (revokes are established in the order made: the last one established, all are)
                     ans = self._established_revokes()
                 st.history.append(("play", seat, card) if ans is _LEGAL else
                                   self._entry("play", seat, {"card": card}, ans))
@@ -240,13 +241,13 @@ class Play(TableParts):
                 real = [r for r in st.revokes if r.established and r.seat != dummy and r.penalized is not False]
                 n = max(1, sum(1 for r in real if _SIDE[r.seat] == side))
                 both = len({_SIDE[r.seat] for r in real}) == 2
-                ans = self._ruled("revoke", rv.seat, {"established": True, "revokes_by_side": n,
-                                                      "both_sides_revoked": both, "quitted": True,
-                                                      **self._deal_facts()})
-                st.pending.revoke = rv.trick  # type: ignore[union-attr]
-                return Answer(True, ans.kind, ans.facts, ans.ruling,
-                              note=f"{rv.seat}'s revoke in trick {rv.trick} is established: its trick was "
-                                   "turned and quitted" + ("" if done == 13 else " and a card played to the next"))
+                facts = {"established": True, "revokes_by_side": n, "both_sides_revoked": both, "quitted": True,
+                         **self._deal_facts()}
+                incident = self._incident("revoke", rv.seat, facts, {})
+                # the card that establishes it stands (a legal answer), and the ruling on the revoke is due
+                return self._pend(rule_cached(self.code, incident), incident, rv.seat, facts, None, None, True,
+                                  f"{rv.seat}'s revoke in trick {rv.trick} is established: its trick was turned and "
+                                  "quitted" + ("" if done == 13 else " and a card played to the next"), rv.trick)
         return _LEGAL
 
     def quit_trick(self) -> Answer:
