@@ -5,9 +5,10 @@
    refereed);
 2. whole deals with irregularities and the score — an insufficient bid penalized in half the auctions, an
    adversary's revoke established and penalized in half the plays, every deal scored — through ``Table``,
-   against a minimal referee for wcny-1913 written out by hand, making the same checks (turn, sufficiency,
-   the bar, following suit, the revoke and its establishment, the trick, the score) and checked to reach
-   the same end on every deal timed: contract, declarer, tricks and the score's totals.
+   against a minimal referee for wcny-1913 written out by hand, making the same checks (a deal of the 52
+   cards, calls the code has, turn, sufficiency, the bar, a card held, following suit, the revoke and its
+   establishment, the trick, the score) and checked to reach the same end on every deal timed: contract,
+   declarer, tricks and the score's totals.
 
     python benchmarks/bench_table.py [--quick]
 
