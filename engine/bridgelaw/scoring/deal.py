@@ -182,6 +182,7 @@ def voids(hands: Mapping[Seat, tuple[str, str, str, str]], strain: Strain) -> tu
 def honours_of(deal: Mapping[Seat, object], strain: Strain) -> tuple[Side, str] | None:
     """Which side holds honours and how (the key of the code's honours table), or None. ``deal`` is a deal as
     :func:`read_hands` or :func:`parse_deal` gives it."""
+    pairs: tuple[tuple[Side, int, int], ...]  # each side, and the honours each of its hands holds
     first = next(iter(deal.values()))
     if type(first) is tuple and len(first) == 4 and type(first[0]) is str:  # as read_hands gives it: count here
         n, e, s, w = deal[_N], deal[_E], deal[_S], deal[_W]

@@ -150,7 +150,8 @@ def _revokes(revokes: Any) -> tuple[Revoke, ...] | None:
     for r in revokes:
         if type(r) is not dict:
             return None
-        offender = _SEATS.get(r.get("offender")) if type(r.get("offender")) is str else None
+        named = r.get("offender")
+        offender = _SEATS.get(named) if type(named) is str else None
         choice = r.get("choice")
         if offender is None or len(r) != 1 + ("choice" in r) or \
                 "choice" in r and (type(choice) is not str or len(choice) > 40):

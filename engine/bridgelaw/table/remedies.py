@@ -74,10 +74,11 @@ def apply(t: "Table", option: str | Option | None, suit: str | None, by: str | N
         _CHOICES[key] = hit
     _, chosen, declined, plain, asks_suit = hit
     if p.done:  # a deferred ruling's effects carried out in the auction
-        plain = list(plain)
+        left = list(plain)
         for done in p.done:
-            if done in plain:
-                plain.remove(done)
+            if done in left:
+                left.remove(done)
+        plain = tuple(left)
         asks_suit = next((e["kind"] for e in plain if e["kind"] in ("call_lead", "forbid_lead")
                           and not e.get("suit")), None)
     if asks_suit and not suit:  # what the chooser must name, asked before anything moves
