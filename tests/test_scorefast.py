@@ -287,3 +287,49 @@ def test_the_honours_of_a_deal_read_from_its_string_are_those_its_cards_hold():
             assert held == honours_of(parse_deal(deal), strain), (deal, strain)
             seen.add(held[1] if held else None)
     assert len(seen) >= 8, seen  # the deals reach most holdings, none among them
+
+
+def _spelt(rnd: random.Random, deal: str) -> str:
+    """A deal string now and then spelt otherwise, or spoilt: what a table is handed."""
+    how = rnd.randrange(9)
+    if how == 0:
+        return deal.lower()
+    if how == 1:
+        return deal.replace("T", "10")
+    if how == 2:
+        return deal.replace(" ", " " * rnd.randint(2, 12))  # the hands further apart (past 100 characters, too)
+    if how == 3:
+        return deal.replace("A", "K", 1)  # a card twice
+    if how == 4:
+        return deal.replace(".", "", 1)  # three suits
+    if how == 5:
+        return deal + " "
+    return deal
+
+
+def test_the_deal_a_table_remembers_for_the_scorer_is_the_one_the_scorer_reads():
+    # the table reads and checks its deal once and hands the reading to the scorer (deal.remember): it must be
+    # what read_hands would read, and only a deal read_hands takes
+    from bridgelaw.scoring import deal as dealmod
+    from bridgelaw.table import Table
+
+    rnd = random.Random(1913)
+    remembered = 0
+    for _ in range(600):
+        text = _spelt(rnd, random_deal(rnd))
+        dealmod._CACHE.clear()
+        try:
+            Table("wcny-1913", "N", text)
+        except InputError:
+            pass
+        kept = dealmod._CACHE.get(text)
+        dealmod._CACHE.clear()
+        try:
+            read = dealmod.read_hands(text)
+        except InputError:
+            assert kept is None, text
+            continue
+        if kept is not None:
+            remembered += 1
+            assert kept == read and list(kept) == list(read), text
+    assert remembered > 200

@@ -45,6 +45,16 @@ def read_hands(text: object, field_name: str = "deal") -> Hands:
     return out
 
 
+def remember(text: str, hands: Hands) -> None:
+    """A deal string its caller has read and checked as :func:`read_hands` checks it (the table, the deal it was
+    dealt: 52 distinct cards, thirteen a hand, clockwise from the first seat), kept as :func:`read_hands` keeps
+    it, so that scoring the deal does not read it again (tests/test_scorefast.py holds the two readings equal)."""
+    if len(text) <= 100:  # (read_hands refuses a longer text)
+        if len(_CACHE) >= 4096:
+            _CACHE.clear()
+        _CACHE[text] = hands
+
+
 def _well_formed(text: str) -> Hands | None:
     """The deal as most deals are written (``N:`` and four hands of upper-case ranks): the hands if each holds 13
     cards (16 characters with its three dots) and each suit of the deck is dealt once (so 52 distinct cards), else

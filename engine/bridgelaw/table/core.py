@@ -18,6 +18,7 @@ from ..dealresult import four_handed_result
 from ..errors import InputError, MalformedActionError, OutOfTurnError, RulingPendingError, TableStateError
 from ..loader import Code, load_code
 from ..scoring import score as _score
+from ..scoring.deal import remember
 from ..values import Card, Option, Ruling, Seat
 from . import remedies
 from .auction import Auction
@@ -62,15 +63,18 @@ def _hands_of(deal: str) -> dict[str, list[str]]:
     parts = rest.split()
     if order is not None and len(parts) == 4:
         hands: dict[str, list[str]] = {}
+        dealt: dict[Seat, tuple[str, str, str, str]] = {}
         for seat, hand in zip(order, parts):
             suits = hand.split(".")
             cards = [s + r for s, ranks in zip("SHDC", suits) for r in ranks]
             if len(cards) != 13 or len(suits) != 4:
                 break
             hands[seat] = cards
+            dealt[_SEAT[seat]] = (suits[0], suits[1], suits[2], suits[3])
         else:
             h = list(hands.values())
             if _CARD_TEXTS.issubset([*h[0], *h[1], *h[2], *h[3]]):  # 52 cards, each of the deck once
+                remember(deal, dealt)  # read and checked: the scorer need not read it again
                 return {s: hands[s] for s in "NESW"}
     from ..scoring import parse_deal
 
