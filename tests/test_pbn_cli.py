@@ -113,6 +113,16 @@ def test_a_json_record_is_written_as_pbn_that_replays_the_same(tmp_path):
     assert first[0]["contract"] == again[0]["contract"] == "4S" and again[0]["status"] == "unfinished"
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_file_of_commentary_only_is_no_board_not_a_refusal(tmp_path, jobs):
+    f, out = tmp_path / "header.pbn", tmp_path / "out.pbn"
+    f.write_text("% PBN 2.1\n% EXPORT\n")  # an export with no game in it
+    p = cli(str(f), "--code", "wcny-1913", "--jobs", jobs, "--write", str(out))
+    assert p.returncode == 0 and p.stdout == "", p
+    assert "no game in the file" in p.stderr and "Traceback" not in p.stderr
+    assert out.read_text(encoding="utf-8-sig") == "% PBN 2.1\n% EXPORT\n"
+
+
 def test_the_code_must_be_named():
     assert main(["replay", str(ROOT / "tests" / "pbn" / "conformance.yaml")]) == 2
 

@@ -418,6 +418,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if isinstance(r, Passthrough):
                 if writer:
                     writer.add(r.text)
+                if r.note:
+                    print(f"bridgelaw: {r.note}", file=sys.stderr)
                 continue
             summary.add(r)
             if bar is not None:
