@@ -58,6 +58,28 @@ class Unfinished(InputError):
     """The record stops before the deal is over (``+``, an auction or play that ends early)."""
 
 
+#: The note on a board ruled under :func:`presumed_code`.
+PRESUMED_CODE = "the record names no code ([BridgelawCode]) and none was given"
+
+
+def presumed_code() -> str:
+    """The code a deal file is ruled under when neither the record ([BridgelawCode]) nor the caller names one:
+    the latest code of the four-player auction game that revises no other (a deal file from the wild is a
+    four-player auction; a variant code such as duplicate or three-hand is never presumed). Chosen from the
+    codes' own data (``game``, ``players``, ``year``, ``extends``), so a new code of that kind takes its place."""
+    from ..loader import load_code
+
+    best: tuple[int, str] | None = None
+    for code_id in _code_ids():
+        c = load_code(code_id)
+        if c.game == "auction" and c.players == 4 and not c.extends:
+            if best is None or (c.year, code_id) > best:
+                best = (c.year, code_id)
+    if best is None:
+        raise Refused("--code", "no four-player auction code to presume: name the code with --code")
+    return best[1]
+
+
 def resolve_code(game_code: str | None, default: str | None, where: str) -> str:
     code = game_code or default
     if not code:
@@ -637,6 +659,10 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     vals = g.values()
     code_value = next((v for v in map(vals.get, CODE_TAGS) if v), None)
     code = code_value or default_code
+    if code is None:
+        code = presumed_code()
+        res.notes.append(f"{PRESUMED_CODE}: ruled under {code}, the latest four-player auction code (--code names "
+                         "another)")
     try:
         load_code(code)  # type: ignore[arg-type]  (a code loaded already is a look-up)
     except (InputError, TypeError, OSError):  # (OSError: a name too long for a folder)
