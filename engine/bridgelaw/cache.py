@@ -27,11 +27,11 @@ import hashlib
 import os
 import pickle
 import stat
-import tempfile
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["cached", "cache_dir", "store", "trusted"]
+__all__ = ["cached", "cache_dir", "store", "trusted", "load_entry", "key_of"]
 
 _VERSION = "3"
 _HERE = Path(__file__).resolve().parent
@@ -75,16 +75,18 @@ def cache_dir() -> Path | None:
 def _modules() -> str:
     """A hash of bridgelaw's own modules (the classes pickled entries hold, the code that built them)."""
     if not _fingerprint:
-        h = hashlib.sha256(_VERSION.encode())
+        h = hashlib.sha256(f"{_VERSION}:{sys.version}:{sys.implementation.cache_tag}".encode())  # marshal'd code
         for p in sorted(_HERE.glob("*.py")):
             h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
         _fingerprint.append(h.hexdigest())
     return _fingerprint[0]
 
 
-def key_of(depends: list[Path]) -> str:
-    """The content key of the files an entry is built from (a missing file counts as missing)."""
+def key_of(depends: list[Path], extra: str = "") -> str:
+    """The content key of the files an entry is built from (a missing file counts as missing), and of
+    ``extra`` (what else it depends on, in words)."""
     h = hashlib.sha256(_modules().encode())
+    h.update(extra.encode())
     for p in depends:
         try:
             data = p.read_bytes()
@@ -100,6 +102,20 @@ def _entry(name: str) -> Path | None:
     if root is None:
         return None
     return root / (hashlib.sha256(name.encode()).hexdigest()[:40] + ".pickle")
+
+
+def load_entry(name: str) -> tuple[str, Any] | None:
+    """An entry as stored — its key and its value — for a caller that checks the key itself (None: none, or
+    unreadable)."""
+    path = _entry(name)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            key, value = pickle.load(f)
+    except Exception:  # a missing or unreadable entry is none
+        return None
+    return key, value
 
 
 def cached(name: str, depends: list[Path], build: Callable[[], Any]) -> Any:
@@ -125,6 +141,8 @@ def store(name: str, depends: list[Path], value: Any, key: str | None = None) ->
     path = _entry(name)
     if path is None:
         return
+    import tempfile  # deferred: a start that writes nothing does not import it
+
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".entry-", suffix=".tmp")
         try:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import textwrap
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -40,6 +39,7 @@ def _wrap(text: str, indent: str = "    ") -> str:
         if not para.strip():
             out.append("")
             continue
+        import textwrap  # deferred: not needed to start
         out.append(textwrap.fill(para, width=88, initial_indent=indent, subsequent_indent=indent))
     return "\n".join(out)
 
@@ -739,7 +739,15 @@ def _name_arguments(parser: argparse.ArgumentParser) -> None:
             action.type = CHECKED[action.dest](shown)
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Unbuilt:
+    """A command's parser not built, because another command was asked for."""
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with ``only``, only that command's parser is built (a start builds the one it runs)."""
     from . import __version__
 
     p = argparse.ArgumentParser(prog="bridgelaw", description="The historic laws of bridge as data, and a referee.")
@@ -747,6 +755,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(name: str, fn: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
+        if only is not None and name != only:
+            return _Unbuilt()  # type: ignore[return-value]
         sp = sub.add_parser(name, help=help_, description=help_)
         sp.set_defaults(func=fn)
         sp.add_argument("--json", action="store_true", help="machine-readable output")
@@ -825,12 +835,15 @@ def build_parser() -> argparse.ArgumentParser:
                                                   "~/.local/share/bridgelaw/rulings.sqlite3)")
     sp.add_argument("--csv", action="store_true", help="every entry as CSV, with the incident and ruling as JSON")
     sp.add_argument("--limit", type=int, metavar="N", help="only the last N rulings")
+    if only is not None and only not in sub.choices:
+        return build_parser()  # not a command: the whole parser, to say which commands there are
     _name_arguments(p)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    args_ = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(args_[0] if args_ and not args_[0].startswith("-") else None)
     try:
         args = parser.parse_args(argv)
         return int(args.func(args))

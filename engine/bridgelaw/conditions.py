@@ -18,9 +18,10 @@ gave raises :class:`MissingFact`, which the referee turns into a question.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import operator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Callable, Mapping, Union
 
 
@@ -716,14 +717,17 @@ class Facts(dict):  # type: ignore[type-arg]
                  presumed: tuple[str, ...] = ()) -> None:
         super().__init__(data)
         self.presumed = presumed
-        for k in [k for k, v in self.items() if v is None]:
-            del self[k]
+        if any(map(_is, self.values(), _NONES)):
+            for k in [k for k, v in self.items() if v is None]:
+                del self[k]
         self.code_value = code_value
 
     def __missing__(self, key: str) -> Any:
         raise MissingFact(key)
 
 
+_is = operator.is_
+_NONES = itertools.repeat(None)
 Compiled = Callable[[Facts], Any]
 
 _CMP: dict[str, Callable[[Any, Any], bool]] = {
@@ -761,23 +765,44 @@ def compile_expr(node: Expr, env: Env) -> Compiled:
     """
     ok, value = _const(node, env)
     if ok:
-        return lambda f: value
-    namespace: dict[str, Any] = {"_FN": {k: v[2] for k, v in FUNCTIONS.items()}, "_role": _role_test,
-                                 "_attr": _attr}
+        return constant(value)
     consts: list[Any] = []
     src = _py(node, env, consts)
-    namespace["_K"] = tuple(consts)
-    text = f"def _condition(f):\n    return {src}\n"
+    return rebuild(f"def _condition(f):\n    return {src}\n", tuple(consts))
+
+
+def code_of(text: str, filename: str) -> Any:
+    """The code object of generated source ``text`` (compiled once a process, or taken from the cache); what
+    is compiled while recording is noted, so the cache can keep it."""
     code = _CODES.get(text)
     if code is None:
-        code = compile(text, "<bridgelaw condition>", "exec")
+        code = compile(text, filename, "exec")
         _CODES[text] = code
         _note(None, True, text)
     else:
         _note(None, None, text)
+    return code
+
+
+def rebuild(text: str, consts: tuple[Any, ...]) -> Compiled:
+    """The function of a condition's generated source (compiled once a process, or taken from the cache);
+    it carries its source and constants, so that a loaded code can be kept whole (:mod:`bridgelaw.snapshot`)."""
+    code = code_of(text, "<bridgelaw condition>")
+    namespace = dict(namespace_base())
+    namespace["_K"] = consts
     exec(code, namespace)  # our generated source, built only from the checked tree
     fn: Compiled = namespace["_condition"]
+    fn._bridgelaw = (text, consts)  # type: ignore[attr-defined]
     return fn
+
+
+def _constant(value: Any, f: Any) -> Any:
+    return value
+
+
+def constant(value: Any) -> Compiled:
+    """A condition whose value does not depend on the facts (``true``, a parameter): that value."""
+    return partial(_constant, value)
 
 
 def _py(node: Expr, env: Env, consts: list[Any]) -> str:
@@ -789,11 +814,15 @@ def _py(node: Expr, env: Env, consts: list[Any]) -> str:
         return f"_K[{len(consts) - 1}]"
     if isinstance(node, Path):
         src = f"f[{node.names[0]!r}]"
-        for a in node.names[1:]:
-            src = f"_attr({src}, {a!r}, {'.'.join(node.names)!r})"
+        for a in node.names[1:]:  # only a bid has a level and a strain: on another call they are unknown
+            src = f"_attr({src}, {a!r}, {'.'.join(node.names)!r})" if a in _BID_ONLY else f"{src}.{a}"
         return src
     if isinstance(node, FnCall):
         args = ", ".join(_py(a, env, consts) for a in node.args)
+        if node.name in _seat_tables():  # a function of one seat: looked up in its table
+            return f"_T_{node.name}[{args}]"
+        if node.name == "value":
+            return f"f.code_value({args})"
         return f"_FN[{node.name!r}](f, {args})"
     if isinstance(node, ListExpr):
         return "(" + "".join(_py(i, env, consts) + ", " for i in node.items) + ")"
@@ -806,7 +835,7 @@ def _py(node: Expr, env: Env, consts: list[Any]) -> str:
         return f"({_py(node.left, env, consts)} {op} {_py(node.right, env, consts)})"
     if isinstance(node, Compare):
         if node.op in ("is", "isnot") and isinstance(node.right, Path) and node.right.names[0] in ROLES:
-            return f"_role(f, {_py(node.left, env, consts)}, {node.right.names[0]!r}, {node.op == 'isnot'})"
+            return _role_py(_py(node.left, env, consts), node.right.names[0], node.op == "isnot")
         ops = {"is": "==", "isnot": "!=", "in": "in", "notin": "not in"}
         return f"({_py(node.left, env, consts)} {ops.get(node.op, node.op)} {_py(node.right, env, consts)})"
     raise AssertionError(node)  # pragma: no cover
@@ -820,10 +849,39 @@ def _attr(value: Any, name: str, path: str) -> Any:
 
 
 def _role_test(f: "Facts", seat: Any, role: str, negate: bool) -> bool:
+    """Is ``seat`` of the role (``offender is adversary``)? The rule; compiled conditions inline it
+    (:func:`_role_py`, checked against this by the tests)."""
     declarer = f["declarer"]
     on_declaring_side = Seat(seat).side is Seat(declarer).side
     result = (not on_declaring_side) if role == "adversary" else on_declaring_side
     return result != negate
+
+
+def _role_py(seat: str, role: str, negate: bool) -> str:
+    """``seat is role`` as Python: the seat's side against the declarer's, read in that order."""
+    same = (role != "adversary") != negate  # does the test hold when the seat is of the declarer's side?
+    return f"(_T_side[{seat}] {'is' if same else 'is not'} _T_side[f['declarer']])"
+
+
+_BASE: dict[str, Any] = {}
+
+
+def _seat_tables() -> dict[str, dict[Any, Any]]:
+    """Each function of one seat (``partner lho rho side opponents``) as a table from every seat to its value,
+    made from the function itself. A seat is a ``str`` equal to its letter, so the tables take either."""
+    base = namespace_base()
+    return base["_TABLES"]  # type: ignore[no-any-return]
+
+
+def namespace_base() -> dict[str, Any]:
+    """What compiled conditions may use: the function whitelist, the seat tables, the role and attribute tests."""
+    if not _BASE:
+        seats = (Seat.N, Seat.E, Seat.S, Seat.W)
+        tables = {name: {s: impl(None, s) for s in seats} for name, (args, _, impl) in FUNCTIONS.items()
+                  if args == (SEAT,)}
+        _BASE.update({"_FN": {k: v[2] for k, v in FUNCTIONS.items()}, "_role": _role_test, "_attr": _attr,
+                      "_TABLES": tables, **{f"_T_{name}": t for name, t in tables.items()}})
+    return _BASE
 
 
 def compile_condition(text: str, env: Env, where: Where | None = None, want: Type | None = BOOL) -> tuple[Expr, Compiled]:

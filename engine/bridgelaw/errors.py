@@ -21,7 +21,6 @@ be right. The CLI prints the message and exits with status 2.
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterable
 
 __all__ = [
@@ -147,5 +146,7 @@ class TableStateError(TableError):
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """Return ``" (did you mean 'x'?)"`` for the closest choice, or ``""``."""
+    import difflib  # deferred: only a word not found is matched
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""

@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from collections.abc import Mapping
 from typing import Any
 
-from .conditions import Env, Facts, MissingFact, compile_expr
+from .bids import bid_table
+from .conditions import Env, Facts, MissingFact, compile_expr, names_used
 from .errors import InputError, did_you_mean
 from .catalogue import FactSpec, Kind, coerce_fact, derivation_order
 from .loader import Code, load_kinds
 from .seats import ThreeHand, model_for
-from .values import MAX_CALL_LEVEL, Call, CallKind, Seat
+from .values import Call, CallKind, Seat
 
 __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult",
            "callers", "caller", "other_players", "seven_call", "three_hand_players"]
@@ -112,26 +113,14 @@ def higher(code: Code, call: Call, than: Call) -> bool:
     """Is bid ``call`` a higher declaration than bid ``than`` under ``code``?
 
     By value (level times trick value); at equal value the greater number of
-    tricks is higher, where the code's ``bid_ranking`` says so.
+    tricks is higher, where the code's ``bid_ranking`` says so (the code's bid table, :mod:`bridgelaw.bids`).
     """
-    a, b = code.bid_value(call), code.bid_value(than)
-    if a != b:
-        return a > b
-    rule = code.params.get("bid_ranking", "value_then_tricks")
-    if rule == "value_then_tricks":
-        assert call.level is not None and than.level is not None
-        return call.level > than.level
-    return False
+    return bid_table(code).higher(call, than)
 
 
 def requisite(code: Code, call: Call, over: Call) -> Call | None:
     """The lowest bid in ``call``'s strain higher than ``over`` (None: not within seven)."""
-    assert call.strain is not None
-    for level in range(1, int(code.params.get("max_level", MAX_CALL_LEVEL)) + 1):
-        c = Call(f"{level}{call.strain.value}")
-        if higher(code, c, over):
-            return c
-    return None
+    return bid_table(code).requisite(call, over)
 
 
 @dataclass(frozen=True)
@@ -158,7 +147,7 @@ def other_players(dealer: Seat, seat: Seat) -> tuple[Seat, Seat]:
 
 def seven_call(code: Code, strain: str) -> Call:
     """The highest bid the code allows in ``strain`` (law 50: "the bid is made seven in the suit named")."""
-    return Call(f"{int(code.params.get('max_level', MAX_CALL_LEVEL))}{strain}")
+    return bid_table(code).seven_call(strain)
 
 
 def caller(dealer: Seat, i: int, players: int = 4) -> Seat:
@@ -190,20 +179,16 @@ def auction_result(dealer: Seat, calls: tuple[Call, ...], players: int = 4,
     need = players - 1
     complete = len(after) >= need and all(c.kind is CallKind.PASS for c in after[-need:])
     final = calls[last_bid_i]
-    model = model_for(players)
-    bidder = seats[last_bid_i] if seats else model.caller(dealer, last_bid_i)
     declarer = None
-    for i, c in enumerate(calls):  # the first of the bidder's partnership to name the final strain (three-
-        seat = seats[i] if seats else model.caller(dealer, i)  # hand: no partners, so the bidder himself, T7)
-        if c.is_bid and c.strain is final.strain and not model.adverse(seat, bidder):
-            declarer = seat
-            break
-    return AuctionResult(complete, final, doubled, declarer if complete else None)
-
-
-def _adverse(a: Seat, b: Seat, players: int) -> bool:
-    """Are ``a`` and ``b`` adversaries in the auction? Three-hand: every other player is (T1, T4)."""
-    return model_for(players).adverse(a, b)
+    if complete:  # an auction not yet complete has no declarer
+        model = model_for(players)
+        bidder = seats[last_bid_i] if seats else model.caller(dealer, last_bid_i)
+        for i, c in enumerate(calls):  # the first of the bidder's partnership to name the final strain (three-
+            seat = seats[i] if seats else model.caller(dealer, i)  # hand: no partners, so the bidder himself, T7)
+            if c.is_bid and c.strain is final.strain and not model.adverse(seat, bidder):
+                declarer = seat
+                break
+    return AuctionResult(complete, final, doubled, declarer)
 
 
 _IN_ROTATION = {"insufficient_bid", "impossible_bid", "call_while_barred", "double_of_partner",
@@ -257,7 +242,13 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
         kind_id = _derive_auction(code, inc, kind_id, f, notes)
         kinds_ = load_kinds()[1]
         kind = kinds_[kind_id]
+    return _settle(code, kind_id, kind, common, f, notes)
 
+
+def _settle(code: Code, kind_id: str, kind: Kind, common: Mapping[str, FactSpec], f: dict[str, Any],
+            notes: list[str]) -> tuple[str, Facts, list[str]]:
+    """What follows once the incident's own facts are read: the facts they imply, the presumptions, the
+    straight-bridge declarer, the catalogue's derivations, the kind's offender."""
     _derive_implied(kind_id, kind, f, notes)
     presumed = []
     for name, default in _defaults(kind):
@@ -275,32 +266,68 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
         f["declarer"] = f["dealer"]
     _derive_facts(f, common, kind)
     _kind_offender(kind, f, code)
-    return kind_id, Facts(f, code.bid_value, tuple(presumed)), notes
+    return kind_id, Facts(f, code.value_of, tuple(presumed)), notes
 
 
-_DERIVERS: dict[int, tuple[Any, tuple[tuple[str, Any], ...]]] = {}
+_DERIVERS: dict[int, tuple[Any, tuple[tuple[str, Any, tuple[str, ...]], ...]]] = {}
 
 
 def _derive_facts(f: dict[str, Any], common: Mapping[str, FactSpec], kind: Kind) -> None:
     """The facts the catalogue derives by an expression (``dummy: partner(declarer)``), where not given and
     their inputs are known; in the catalogue's order, so one may read another."""
+    for derivations in _derivations(common, kind):
+        if not derivations:
+            continue
+        facts: Facts | None = None
+        for name, fn, inputs in derivations:
+            if name in f:
+                continue
+            if inputs:  # it reads every fact it names, and no bid's value: where one is unknown, so is it
+                if None in map(f.get, inputs):
+                    continue
+                try:
+                    f[name] = fn(f)
+                    if facts is not None:
+                        facts[name] = f[name]
+                except MissingFact:
+                    pass
+                continue
+            if facts is None:
+                facts = Facts(f, _no_value)
+            try:
+                f[name] = facts[name] = fn(facts)
+            except MissingFact:  # an input is not known: the fact stays unknown (asked if a provision needs it)
+                pass
+
+
+def _derivations(common: Mapping[str, FactSpec], kind: Kind) -> tuple[tuple[tuple[str, Any, tuple[str, ...]], ...], ...]:
+    """The common facts' derivations, then the kind's: each (fact, compiled expression, the facts it reads
+    whatever their values — empty where it may not read them all), in the catalogue's order."""
+    out = []
     for specs in (common, kind.facts):
         hit = _DERIVERS.get(id(specs))
         if hit is None or hit[0] is not specs:  # keyed by identity, checked: a reloaded catalogue is new
             env = Env({n: s.type for n, s in {**common, **kind.facts}.items()})
             order = derivation_order(specs) or ()
-            hit = _DERIVERS[id(specs)] = (specs, tuple((n, compile_expr(tree, env)) for n in order
+            hit = _DERIVERS[id(specs)] = (specs, tuple((n, compile_expr(tree, env), _reads_all(tree)) for n in order
                                                        if (tree := specs[n].derive_tree) is not None))
-        if not hit[1]:
-            continue
-        facts = Facts(f, _no_value)
-        for name, fn in hit[1]:
-            if name in f:
-                continue
-            try:
-                f[name] = facts[name] = fn(facts)
-            except MissingFact:  # an input is not known: the fact stays unknown (asked if a provision needs it)
-                pass
+        out.append(hit[1])
+    return tuple(out)
+
+
+def _reads_all(tree: Any) -> tuple[str, ...]:
+    """The facts a derivation reads whatever their values, where it reads them from the facts alone (none:
+    it may leave some unread, ``a or b``, or it prices a bid)."""
+    from .conditions import BoolOp, FnCall
+
+    todo, names = [tree], names_used(tree)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, BoolOp) or (isinstance(node, FnCall) and node.name == "value"):
+            return ()
+        todo.extend(v for v in vars(node).values() if hasattr(v, "line"))
+        todo.extend(x for v in vars(node).values() if isinstance(v, tuple) for x in v if hasattr(x, "line"))
+    return tuple(sorted(names))
 
 
 def _kind_offender(kind: Kind, f: dict[str, Any], code: Code) -> None:
@@ -337,8 +364,12 @@ def _no_value(call: Call) -> int:  # pragma: no cover - no derivation prices a b
 def _derive_implied(kind_id: str, kind: Kind, f: dict[str, Any], notes: list[str]) -> None:
     """Derive each fact that another fact of the incident determines, where it is not given; refuse a leader
     named from the innocent side."""
-    for given, value, implied, implied_value, why, said in _IMPLIED:
-        if given not in kind.facts or implied not in kind.facts or f.get(given) is None:
+    hit = _IMPLIED_BY_KIND.get(id(kind))
+    if hit is None or hit[0] is not kind:  # keyed by identity, checked: a reloaded catalogue is new
+        hit = _IMPLIED_BY_KIND[id(kind)] = (kind, tuple(x for x in _IMPLIED if x[0] in kind.facts
+                                                       and x[2] in kind.facts))
+    for given, value, implied, implied_value, why, said in hit[1]:
+        if f.get(given) is None:
             continue
         if not value(f[given]):
             continue
@@ -355,6 +386,8 @@ def _derive_implied(kind_id: str, kind: Kind, f: dict[str, Any], notes: list[str
         raise InputError("facts.next_leader", f"{leader.value} is not of the offending side: the lead is called from "
                          f"the player of the offender's side ({mates}) whose turn it is next to lead")
 
+
+_IMPLIED_BY_KIND: dict[int, tuple[Kind, tuple[tuple[str, Any, str, Any, str, str], ...]]] = {}
 
 # (given fact, when its value settles another, the fact settled, its value, why, and the note said in words) — each
 # read by the kinds that have both facts
@@ -387,12 +420,18 @@ def _check_strains(code: Code, inc: Incident, f: Mapping[str, Any]) -> None:
     """Every bid of the incident (its call facts and its auction) in a strain the code has: its trick values
     name them (no royal spades before the codes that score them)."""
     strains = code.params.get("trick_values") or {}
-    bids = [(f"facts.{n}", v) for n, v in f.items() if isinstance(v, Call)]
-    bids += [(f"auction[{i}]", c) for i, c in enumerate(inc.auction)]
-    for where, c in bids:
-        if c.strain is not None and c.strain.value not in strains:
-            raise InputError(where, f"{c.text!r}: {code.id} has no {c.strain.value} declaration "
-                                    f"(its strains: {', '.join(strains)})")
+    for n, v in f.items():
+        if isinstance(v, Call) and v.strain is not None and v.strain not in strains:
+            _no_strain(code, f"facts.{n}", v, strains)
+    for i, c in enumerate(inc.auction):
+        if c.strain is not None and c.strain not in strains:
+            _no_strain(code, f"auction[{i}]", c, strains)
+
+
+def _no_strain(code: Code, where: str, c: Call, strains: Mapping[str, Any]) -> None:
+    assert c.strain is not None
+    raise InputError(where, f"{c.text!r}: {code.id} has no {c.strain.value} declaration "
+                            f"(its strains: {', '.join(strains)})")
 
 
 _DEFAULTS: dict[int, tuple[Any, tuple[tuple[str, Any], ...]]] = {}
@@ -413,15 +452,20 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
     assert dealer is not None
     calls = inc.auction
     n = code.players
-    order = callers(dealer, n)
+    model = code.seats
+    if inc.callers:
+        order = callers(dealer, n)
 
-    def who(i: int) -> Seat:
-        if not inc.callers:
-            return caller(dealer, i, n)
-        if i < len(inc.callers):
-            return inc.callers[i]
-        return order[(order.index(inc.callers[-1]) + 1 + i - len(inc.callers)) % n]
-    absent = code.seats.absent(dealer)
+        seats = inc.callers
+
+        def who(i: int) -> Seat:  # who made call i (i == len(calls): whose turn it is)
+            if i < len(inc.callers):
+                return inc.callers[i]
+            return order[(order.index(inc.callers[-1]) + 1 + i - len(inc.callers)) % n]
+    else:
+        seats = model.rotation(dealer, len(calls) + 1)
+        who = seats.__getitem__  # who made call i (i == len(calls): whose turn it is)
+    absent = model.absent(dealer)
     if absent is not None and absent in (f.get("offender"), f.get("declarer")):
         raise InputError("offender" if f.get("offender") is absent else "declarer",
                          f"{absent.value} is the dummy packet in three-hand (opposite the dealer "
@@ -439,10 +483,10 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
                              + ("as callers says" if inc.callers else f"counting from the dealer {dealer.value}"))
         f["offender"] = seat
         f["call"] = call
-        later = calls[at + 1:]
-        f.setdefault("condoned", any(_adverse(who(at + 1 + j), seat, n) for j in range(len(later))))
+        adverse = model.adverse_to(seat)
+        f.setdefault("condoned", any(adverse[s] for s in seats[at + 1:len(calls)]))
         before = calls[:at]
-        prev_i = max((i for i, c in enumerate(before) if c.is_bid), default=None)
+        prev_i = next((i for i in range(at - 1, -1, -1) if before[i].is_bid), None)
         if kind_id in ("insufficient_bid", "impossible_bid"):
             if not call.is_bid:
                 raise InputError(f"auction[{at}]", f"{call.text} is not a bid; an {kind_id.replace('_', ' ')} "
@@ -461,7 +505,7 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
                 f["requisite_call"] = req
             assert call.strain is not None
             f["seven_call"] = seven_call(code, call.strain.value)
-            innocent = [c for i, c in enumerate(before) if c.is_bid and _adverse(who(i), seat, n)]
+            innocent = [c for c, s in zip(before, seats) if c.is_bid and adverse[s]]
             f["innocent_side_has_bid"] = bool(innocent)
             if innocent:
                 f["innocent_last_bid"] = innocent[-1]
@@ -485,6 +529,9 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
         upto = (inc.offence_at if inc.offence_at is not None else len(calls) - 1) if kind_id in _IN_ROTATION \
             else len(calls)
         three_hand_players(dealer, calls[:upto], kind_id, f, tuple(who(i) for i in range(upto)))
+    need = n - 1  # complete only after the other players pass (auction_result): not before
+    if len(calls) <= need or any(c.kind is not CallKind.PASS for c in calls[-need:]):
+        return kind_id
     result = auction_result(dealer, calls, n, tuple(who(i) for i in range(len(calls))) if inc.callers else ())
     if result.complete and result.declarer is not None:
         if f.get("declarer") is not None and f["declarer"] is not result.declarer:

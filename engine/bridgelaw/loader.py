@@ -17,18 +17,17 @@ provision with the same id or names it in ``drop:``.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .conditions import (
     BOOL, CALL, CARD, INT, SEAT, SIDE, SUIT, Compiled, Env, Expr, Learnt, Type, Where, check, compile_condition,
-    describe, export, guarded_bids, names_used, recording, seed,
+    constant, describe, export, guarded_bids, names_used, recording, seed,
 )
 from .cache import cached, store
 from .catalogue import FactSpec, Kind, load_kinds, load_topics
@@ -169,6 +168,10 @@ class Code:
     def law(self, number: str) -> Law | None:
         return self._index().get(number)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Its fields: what it remembers of its rulings (``_rulers``, ``_cites``, ...) is made again."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
     def _index(self) -> dict[str, Law]:
         idx = self.__dict__.get("_law_index")
         if idx is None:
@@ -187,9 +190,21 @@ class Code:
 
     def bid_value(self, call: Call) -> int:
         """The points value of a bid under this code (level times the trick value)."""
-        values = self.params.get("trick_values", {})
         assert call.strain is not None and call.level is not None
-        return call.level * int(values[call.strain.value])
+        return self.value_of(call)
+
+    @property
+    def value_of(self) -> Callable[[Call], int]:
+        """:meth:`bid_value` as one quick function of a bid (what an incident's facts price bids with)."""
+        fn = self.__dict__.get("_value_of")
+        if fn is None:
+            values = {s: int(v) for s, v in (self.params.get("trick_values") or {}).items()}
+
+            def fn(call: Call) -> int:
+                return call.level * values[call.strain]  # type: ignore[operator,index]
+
+            object.__setattr__(self, "_value_of", fn)
+        return fn  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return f"load_code({self.id!r})"
@@ -298,6 +313,7 @@ def _unknown_file(name: str) -> str:
         fixed = stem + ".yaml"
         hint = f" (did you mean '{fixed}'?)" if (_HEADING.match(fixed) or fixed in known) else ""
     if not hint:
+        import difflib  # deferred: not needed to start
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.85)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
     if not hint and re.match(r"^[a-z0-9-]+\.ya?ml$", name):
@@ -353,14 +369,55 @@ def load_code(code_id: str) -> Code:
     root = laws_dir()
     if key not in _cache:
         if not isinstance(code_id, str) or not re.fullmatch(r"[a-z0-9-]+", code_id) or \
-                not (root / code_id / "code.yaml").is_file():
+                not _is_code(root, code_id):
             ids = code_ids(root)
             raise UnknownCodeError("code", f"unknown code {code_id!r}; codes are {', '.join(ids)}"
                                    + did_you_mean(str(code_id), ids))
-        _cache[key] = _load(root, code_id, ())
-        _store_learnt()
+        from . import snapshot
+
+        code = snapshot.load(root, code_id)  # the code kept whole by an earlier start, if nothing has changed
+        if code is None:
+            code = _load(root, code_id, ())
+            _store_learnt()
+            _keep(root, code)
+        _cache[key] = code
     _fast[code_id] = _cache[key]
     return _cache[key]
+
+
+def _keep(root: Path, code: Code) -> None:
+    """Keep a code just loaded whole for the next start, with the functions the referee writes for it."""
+    from . import snapshot
+    from .cache import cache_dir
+    from .quick import prepare
+
+    if cache_dir() is None:
+        return
+    chain = [code.id]  # the code and every code it extends: their folders are what it is made from
+    pid = code.extends
+    while pid and pid not in chain:
+        chain.append(pid)
+        parent = _cache.get((os.environ.get("BRIDGELAW_DATA", ""), pid))
+        if parent is None:
+            return  # a chain not known to its end: its key would leave folders out, so nothing is kept
+        pid = parent.extends
+    learnt = Learnt()
+    with recording(learnt):
+        prepare(code)
+    snapshot.save(root, code, chain, learnt.sources)
+
+
+def _is_code(root: Path, code_id: str) -> bool:
+    """Is there a code folder of this name? (A name the system cannot look up — too long — is none.)"""
+    try:
+        return (root / code_id / "code.yaml").is_file()
+    except OSError:
+        return False
+
+
+def loaded(code_id: str) -> Code | None:
+    """The code if this process has loaded it already (None: not yet; :func:`load_code` loads it)."""
+    return _fast.get(code_id)
 
 
 def load_all() -> list[Code]:
@@ -529,7 +586,7 @@ def _load(root: Path, code_id: str, chain: tuple[str, ...]) -> Code:
     if parent_id:
         if parent_id in chain + (code_id,):
             raise raw.meta_src.error(("extends",), f"'extends' makes a cycle: {' -> '.join(chain + (code_id, parent_id))}")
-        if not (root / parent_id / "code.yaml").is_file():
+        if not _is_code(root, parent_id):
             ids = code_ids(root)
             raise raw.meta_src.error(("extends",), f"'extends' names unknown code {parent_id!r}"
                                      + did_you_mean(parent_id, ids) + f"; codes are {', '.join(ids)}")
@@ -723,7 +780,7 @@ def _compile_provision(code: Code, law: Law, src: Source, key: tuple[Any, ...], 
     when_raw = spec.get("when", True)
     needs: set[str] = set()
     if when_raw is True or when_raw == "true":
-        tree, when = None, (lambda f: True)
+        tree, when = None, constant(True)
         when_text = "true"
     elif when_raw is False:
         raise src.error(key + ("when",), "a provision that never applies ('when: false'): remove it, or say "
@@ -813,9 +870,13 @@ def _compile_chooser(code: Code, src: Source, key: tuple[Any, ...], raw: Any, en
                                    "own_choice: true)")
     if isinstance(raw, list):
         text = "[" + ", ".join(describe(t) for t in trees) + "]"
-        fs = tuple(fns)
-        return (lambda f: tuple(fn(f) for fn in fs)), tuple(trees), text
+        return partial(_each, tuple(fns)), tuple(trees), text
     return fns[0], tuple(trees), str(raw)
+
+
+def _each(fns: tuple[Compiled, ...], f: Any) -> tuple[Any, ...]:
+    """A list chooser's value: each of its expressions'."""
+    return tuple(fn(f) for fn in fns)
 
 
 def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], env: Env,

@@ -17,6 +17,7 @@ from typing import Any, Mapping
 from .conditions import Facts, MissingFact
 from .errors import InputError, RulingError
 from .facts import Incident, derive, parse_incident
+from .quick import quick
 from .loader import COUNT_FIELDS, DISTINCT_FIELDS, Code, EffectSpec, Provision, load_code, load_kinds
 from .values import Call, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side, TraceStep
 
@@ -25,6 +26,9 @@ __all__ = ["rule"]
 
 def rule(incident: Mapping[str, Any] | Incident) -> Ruling:
     """Rule on one incident (a mapping as in ``schema/incident.schema.json``, or an :class:`Incident`)."""
+    hit = quick(incident)  # a well-formed incident under a code already loaded: read and derived at once
+    if hit is not None:
+        return _rule(*hit)
     inc = parse_incident(incident)
     code = load_code(inc.code)
     kind, facts, notes = derive(code, inc)
@@ -32,97 +36,47 @@ def rule(incident: Mapping[str, Any] | Incident) -> Ruling:
 
 
 def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
-    provisions = code.by_kind.get(kind, ())
-    applied: list[Provision] = []
-    trace: list[tuple[Provision, bool, Any]] = []
+    """Rule on derived facts: the code's compiled function for the kind (:mod:`bridgelaw.ruler`) does it."""
+    rulers = code.__dict__.get("_rulers")
+    r = rulers.get(kind) if rulers is not None else None
+    if r is None:
+        from .ruler import ruler
+
+        r = ruler(code, kind)
+    return r.run(facts, notes)
+
+
+def _follow(code: Code, kind: str, p: Provision, facts: Facts) -> tuple[list[Effect], list[Option]]:
+    """What follows from one provision that applies and stands, step by step: its effects, its chooser, each
+    option whose condition holds with its effects (the compiled function does the same in one go, and replays a
+    provision here to raise what is wrong with it at its place)."""
     asked: dict[str, list[Provision]] = {}
-    for p in provisions:
-        try:
-            ok = bool(p.when(facts))
-        except ArithmeticError as e:
-            raise _fault(p, p.at, f"its condition cannot be evaluated for this incident ({e})") from None
-        except MissingFact as m:
-            name = _asked_name(m.name, facts)
-            asked.setdefault(name, []).append(p)
-            trace.append((p, False, f"needs {name}, which was not given"))
-            continue
-        if ok:
-            applied.append(p)
-        trace.append((p, ok, _because(p, facts, ok)))
-
-    overridden = _overrides(applied)
-    effects: list[Effect] = []
-    options: list[Option] = []
-    cited: dict[str, set[str]] = {}
-    withheld: dict[str, str] = {}
-    for p, ok, because in trace:
-        if not ok or p.id in overridden:
-            continue
-        try:
-            p_effects = _effects(p.effects, facts, p)
-            p_options: list[Option] = []
-            if p.options:
-                assert p.chooser is not None
-                chooser = _chooser(code, kind, p, facts)
-                for o in p.options:
-                    try:
-                        if o.when is not None and not o.when(facts):
-                            continue
-                    except MissingFact as m:  # this option alone waits on an answer
-                        asked.setdefault(_asked_name(m.name, facts), []).append(p)
-                        continue
-                    try:
-                        o_effects = tuple(_effects(o.effects, facts, p))
-                    except MissingFact as m:  # stated now, priced once the fact is answered
-                        name = _asked_name(m.name, facts)
-                        if p not in asked.setdefault(name, []):
-                            asked[name].append(p)
-                        p_options.append(Option(o.id, chooser, p.law, (), p.full_id, o.label, (name,)))
-                        continue
-                    p_options.append(Option(o.id, chooser, p.law, o_effects, p.full_id, o.label))
-        except MissingFact as m:
-            asked.setdefault(_asked_name(m.name, facts), []).append(p)
-            withheld[p.id] = _asked_name(m.name, facts)
-            continue
-        effects.extend(p_effects)
-        options.extend(p_options)
-        cited.setdefault(p.law, set()).update(p.footnotes)
-        for c in p.cites:
-            cited.setdefault(c, set())
-        notes.extend(p.notes)
-
-    # the presumptions a provision actually read go with the ruling (bridgelaw.wording says them)
-    presumed: tuple[tuple[str, Any], ...] = ()
-    if facts.presumed:
-        reads = code.__dict__.setdefault("_reads", {})
-        read = reads.get(kind)
-        if read is None:
-            read = reads[kind] = frozenset(n for p in provisions for n in p.needs)
-        presumed = tuple((name, facts[name]) for name in facts.presumed if name in read)
-    # a question only a provision overridden by one that applies would need is not worth asking
-    questions = tuple(_question(kind, name, [p.full_id for p in provs]) for name, provs in asked.items()
-                      if any(p.id not in overridden for p in provs))
-    if not effects and not options and not questions:
-        effects.append(Effect(EffectKind.NO_PROVISION))
-        notes.append(f"{code.id} prescribes no remedy for this: no provision of the code applies"
-                     + (" (none answers this kind of irregularity)." if not provisions else "."))
-    laws = tuple(_cite(code, number, fns) for number, fns in cited.items())
-    return Ruling(code.id, kind, laws, tuple(effects), tuple(options), questions, tuple(notes),
-                  lambda: _trace_steps(trace, overridden, withheld), facts, presumed)
+    p_effects = _effects(p.effects, facts, p)
+    p_options: list[Option] = []
+    if p.options:
+        assert p.chooser is not None
+        chooser = _chooser(code, kind, p, facts)
+        for o in p.options:
+            try:
+                if o.when is not None and not o.when(facts):
+                    continue
+            except MissingFact as m:  # this option alone waits on an answer
+                asked.setdefault(_asked_name(m.name, facts), []).append(p)
+                continue
+            try:
+                o_effects = tuple(_effects(o.effects, facts, p))
+            except MissingFact as m:  # stated now, priced once the fact is answered
+                p_options.append(Option(o.id, chooser, p.law, (), p.full_id, o.label, (_asked_name(m.name, facts),)))
+                continue
+            p_options.append(Option(o.id, chooser, p.law, o_effects, p.full_id, o.label))
+    return p_effects, p_options
 
 
-def _trace_steps(trace: list[tuple[Provision, bool, Any]], overridden: dict[str, Provision],
-                 withheld: Mapping[str, str]) -> list[TraceStep]:
-    out = []
-    for p, ok, because in trace:
-        if ok and p.id in withheld:
-            out.append(TraceStep(p.full_id, p.law, False,
-                                 f"its condition holds, but what follows needs {withheld[p.id]}, which was not given"))
-        elif ok and p.id in overridden:
-            out.append(TraceStep(p.full_id, p.law, False, _overridden(because, overridden[p.id])))
-        else:
-            out.append(TraceStep(p.full_id, p.law, ok, because))
-    return out
+def _no_provision(code: Code, effects: list[Effect], notes: list[str], has_provisions: bool) -> None:
+    """Where nothing applies and nothing is asked, the code is silent: it says so, and invents nothing."""
+    effects.append(Effect(EffectKind.NO_PROVISION))
+    notes.append(f"{code.id} prescribes no remedy for this: no provision of the code applies"
+                 + ("." if has_provisions else " (none answers this kind of irregularity)."))
 
 
 def _overrides(applied: list[Provision]) -> dict[str, Provision]:
@@ -163,6 +117,13 @@ def _explain(p: Provision, facts: Facts, result: bool) -> str:
 
 
 def _show(v: Any) -> str:
+    t = type(v)
+    if t is bool:
+        return "true" if v else "false"
+    if t is Seat or t is Side:
+        return v._value_  # type: ignore[no-any-return]
+    if t is Call or t is Card:
+        return v.text  # type: ignore[no-any-return]
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (Seat, Side)):

@@ -50,6 +50,25 @@ class SeatModel:
         """Are ``a`` and ``b`` adversaries in the auction?"""
         return a.side is not b.side
 
+    def adverse_to(self, seat: Seat) -> Mapping[Seat, bool]:
+        """:meth:`adverse` of every seat to ``seat``, as a table (made once)."""
+        memo = self.__dict__.setdefault("_adverse_to", {})
+        hit = memo.get(seat)
+        if hit is None:
+            hit = memo[seat] = {s: self.adverse(s, seat) for s in _SEATS}
+        return hit  # type: ignore[no-any-return]
+
+    def rotation(self, dealer: Seat, count: int) -> tuple[Seat, ...]:
+        """:meth:`caller` of calls ``0 .. count - 1`` (the usual lengths remembered)."""
+        if count > 64:
+            return tuple(self.caller(dealer, i) for i in range(count))
+        memo = self.__dict__.setdefault("_rotation", {})
+        key = (dealer, count)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = tuple(self.caller(dealer, i) for i in range(count))
+        return hit  # type: ignore[no-any-return]
+
     def absent(self, dealer: Seat | None) -> Seat | None:
         """The seat where no player sits in the auction (None: every seat has a player)."""
         return None
@@ -82,9 +101,14 @@ class SeatModel:
         return "; ".join(whys)
 
     def unfit_chooser(self, phase: str, chooser: Any, facts: Mapping[str, Any]) -> str:
-        """At ruling time: why the chooser a provision named for this incident may not choose (empty: fit)."""
-        offender, dealer, declarer = (_seat(facts.get(n)) for n in ("offender", "dealer", "declarer"))
-        return self.unfit_value(phase, chooser, offender, dealer, declarer)
+        """At ruling time: why the chooser a provision named for this incident may not choose (empty: fit).
+        Worked out once for each phase, chooser and seating."""
+        key = (phase, chooser, _seat(facts.get("offender")), _seat(facts.get("dealer")), _seat(facts.get("declarer")))
+        memo = self.__dict__.setdefault("_unfit", {})
+        why = memo.get(key)
+        if why is None:
+            why = memo[key] = self.unfit_value(phase, chooser, key[2], key[3], key[4])
+        return why  # type: ignore[no-any-return]
 
     # -- the seatings the loader tries
     def seatings(self, names: set[str], dealers: tuple[Seat, ...], phase: str) -> Iterator[dict[str, Any]]:
@@ -188,6 +212,8 @@ def model_for(players: int) -> SeatModel:
 
 
 def _seat(v: Any) -> Seat | None:
+    if type(v) is Seat:
+        return v
     if isinstance(v, Seat):
         return v
     if isinstance(v, str) and v in ("N", "E", "S", "W"):

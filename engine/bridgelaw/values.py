@@ -152,12 +152,13 @@ class Call:
     Bids are a level 1-7 and a strain C D H S R (royal spades) or NT.
     """
 
-    __slots__ = ("text", "kind", "level", "strain")
+    __slots__ = ("text", "kind", "level", "strain", "is_bid")
 
     text: str
     kind: CallKind
     level: int | None
     strain: Strain | None
+    is_bid: bool  # a level and a strain (not a pass, a double or a redouble)
 
     def __new__(cls, text: str, field_name: str = "call") -> "Call":
         cached = _CALLS.get(text) if isinstance(text, str) else None
@@ -195,19 +196,16 @@ class Call:
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "level", level)
         object.__setattr__(self, "strain", strain)
+        object.__setattr__(self, "is_bid", kind is CallKind.BID)
         if len(_CALLS) < 4096:
             _CALLS[text] = self
         return self
 
-    def __getnewargs__(self) -> tuple[str]:
-        return (self.text,)
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (Call, (self.text,))  # unpickled as the one object of its spelling
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Call is immutable")
-
-    @property
-    def is_bid(self) -> bool:
-        return self.kind is CallKind.BID
 
     def __repr__(self) -> str:
         return f"Call({self.text!r})"
@@ -252,8 +250,8 @@ class Card:
             _CARDS[text] = self
         return self
 
-    def __getnewargs__(self) -> tuple[str]:
-        return (self.text,)
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (Card, (self.text,))  # unpickled as the one object of its spelling
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Card is immutable")
@@ -334,13 +332,23 @@ class Effect:
         return default
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind.value}
+        d: dict[str, Any] = {"kind": self.kind._value_}
         for k, v in self.args:
-            d[k] = _plain(v)
+            d[k] = v if type(v) is str else _plain(v)
         return d
 
 
+_PLAIN = frozenset((str, bool, int))  # the types of value a JSON view takes as they are
+
+
 def _plain(v: Any) -> Any:
+    t = type(v)
+    if t is str or t is bool or t is int:
+        return v
+    if t is Seat or t is Side:
+        return v._value_
+    if t is Call or t is Card:
+        return v.text
     if isinstance(v, enum.Enum):
         return v.value
     if isinstance(v, (Call, Card)):
@@ -385,9 +393,10 @@ class Option:
         return isinstance(seat, str) and seat in self.choosers
 
     def to_dict(self) -> dict[str, Any]:
+        c = self.chooser
         d: dict[str, Any] = {
             "id": self.id,
-            "chooser": list(self.chooser) if isinstance(self.chooser, tuple) else self.chooser,
+            "chooser": c if type(c) is str else list(c) if isinstance(c, tuple) else c,
             "law": self.law,
             "effects": [e.to_dict() for e in self.effects],
         }
@@ -468,6 +477,17 @@ class LawCitation:
             d["source"] = self.source
         return d
 
+    def _dict(self) -> dict[str, Any]:
+        """:meth:`to_dict`, made once and copied (the citation is immutable; each copy is the caller's own)."""
+        d = self.__dict__.get("_json")
+        if d is None:
+            d = self.to_dict()
+            object.__setattr__(self, "_json", d)
+        out = dict(d)
+        if "footnotes" in out:
+            out["footnotes"] = [dict(x) for x in out["footnotes"]]
+        return out
+
 
 @dataclass(frozen=True)
 class Ruling:
@@ -502,15 +522,51 @@ class Ruling:
         return not self.questions
 
     def to_dict(self) -> dict[str, Any]:
+        t = self._trace
         return {
             "code": self.code,
             "irregularity": self.irregularity,
-            "laws": [c.to_dict() for c in self.laws],
+            "laws": [c._dict() for c in self.laws],
             "effects": [e.to_dict() for e in self.effects],
             "options": [o.to_dict() for o in self.options],
             "questions": [q.to_dict() for q in self.questions],
             "notes": list(self.notes),
-            "trace": [t.to_dict() for t in self.trace],
-            "facts": {k: _plain(v) for k, v in self.facts.items()},
+            # a trace not yet read is written from its record, without making its steps
+            "trace": t.dicts() if hasattr(t, "dicts") else [s.to_dict() for s in self.trace],
+            "facts": {k: v if (t := type(v)) in _PLAIN else v._value_ if t is Seat or t is Side else v.text
+                      if t is Call or t is Card else _plain(v) for k, v in self.facts.items()},
             "presumed": [{"fact": n, "value": _plain(v)} for n, v in self.presumed],
         }
+
+
+# --------------------------------------------------------------------------
+# The compiled referee makes thousands of these a second: each made here as its dataclass would make it, its
+# fields in order, without the frozen ``__init__``'s call per field (tests/test_refspeed.py checks that each
+# equals the dataclass's own, field for field).
+
+_NEW = object.__new__
+_SET = object.__setattr__
+
+
+def _effect(kind: EffectKind, args: tuple[tuple[str, Any], ...]) -> Effect:
+    e = _NEW(Effect)
+    _SET(e, "__dict__", {"kind": kind, "args": args})
+    return e
+
+
+def _option(id: str, chooser: str | tuple[str, ...], law: str, effects: tuple[Effect, ...], provision: str,
+            label: str, awaits: tuple[str, ...] = ()) -> Option:
+    o = _NEW(Option)
+    _SET(o, "__dict__", {"id": id, "chooser": chooser, "law": law, "effects": effects, "provision": provision,
+                         "label": label, "awaits": awaits})
+    return o
+
+
+def _ruling(code: str, irregularity: str, laws: tuple[LawCitation, ...], effects: tuple[Effect, ...],
+            options: tuple[Option, ...], questions: tuple[Question, ...], notes: tuple[str, ...], trace: Any,
+            facts: Mapping[str, Any], presumed: tuple[tuple[str, Any], ...]) -> Ruling:
+    r = _NEW(Ruling)
+    _SET(r, "__dict__", {"code": code, "irregularity": irregularity, "laws": laws, "effects": effects,
+                         "options": options, "questions": questions, "notes": notes, "_trace": trace,
+                         "facts": facts, "presumed": presumed})
+    return r

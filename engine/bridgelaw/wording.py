@@ -15,7 +15,6 @@ and the web page shows those words and writes none of its own.
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
@@ -299,6 +298,7 @@ def ruling_words(r: Ruling) -> RulingWords:
 def _wrap(text: str, indent: str = "    ") -> str:
     out = []
     for para in text.split("\n"):
+        import textwrap  # deferred: not needed to start
         out.append(textwrap.fill(para, width=88, initial_indent=indent, subsequent_indent=indent)
                    if para.strip() else "")
     return "\n".join(out)

@@ -28,18 +28,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-import yaml
-
 from . import limits
 from .errors import InputError, LawFileError
 
 __all__ = ["Source", "Mark", "load_yaml", "load_yaml_text", "read_input", "read_input_text",
            "MAX_DEPTH", "MAX_INT_DIGITS", "MAX_ALIASES", "MAX_VALUES"]
 
-try:  # libyaml when present
-    _EventLoader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _EventLoader = yaml.SafeLoader
+
+def _yaml() -> Any:
+    """PyYAML, imported when YAML is first read (a start from the cache reads none), and its event loader:
+    libyaml's when present."""
+    import yaml
+
+    return yaml, getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 MAX_DEPTH = limits.YAML_DEPTH
 MAX_INT_DIGITS = limits.INT_DIGITS
@@ -181,11 +182,64 @@ def read_input(arg: str) -> tuple[Any, str]:
 
 
 def read_input_text(text: str, name: str) -> Any:
+    value = json_quickly(text)
+    if value is not _DECLINED:  # plain JSON, as a game engine sends it: the same value, without YAML
+        return value
     try:
         return _compose(text, name)[0]
     except LawFileError as e:
         message = e.message.replace("invalid YAML:", "not valid YAML or JSON:", 1)
         raise InputError(e.location(), message) from None
+
+
+_DECLINED: Any = object()
+_PLAIN_JSON = re.compile(r"[ \n\r!-\[\]-~]*")  # printable ASCII, no backslash, no tab: each string as written
+
+
+class _NotPlain(Exception):
+    pass
+
+
+def _no_float(text: str) -> Any:
+    raise _NotPlain
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _NotPlain
+    return int(text)
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _NotPlain  # a duplicate key: the YAML reading names it
+    return out
+
+
+def _depth(value: Any, room: int) -> bool:
+    """Is ``value`` nested no deeper than ``room`` levels?"""
+    if isinstance(value, (dict, list)):
+        if room <= 0:
+            return False
+        return all(_depth(v, room - 1) for v in (value.values() if isinstance(value, dict) else value))
+    return True
+
+
+def json_quickly(text: str) -> Any:
+    """``text`` read as JSON when it is plain JSON whose reading by the YAML rules (:func:`_compose`) is
+    certainly the same value — printable ASCII without escapes or tabs, no float, no duplicate key, no integer
+    too long, within the limits — else ``_DECLINED`` (the YAML reading gives the value or the error)."""
+    if len(text) >= MAX_VALUES or not _PLAIN_JSON.fullmatch(text):
+        return _DECLINED
+    import json
+
+    try:
+        value = json.loads(text, object_pairs_hook=_pairs, parse_float=_no_float, parse_int=_int,
+                           parse_constant=_no_float)
+    except (ValueError, _NotPlain, RecursionError):
+        return _DECLINED
+    return value if _depth(value, MAX_DEPTH - 1) else _DECLINED
 
 
 def _read_text(path: Path, name: str, cls: type[Any]) -> str:
@@ -233,6 +287,7 @@ _NO_KEY: Any = _NoKey()
 
 def _compose(text: str, path: str) -> tuple[Any, dict[Key, Mark]]:
     """Parse ``text`` into plain data (dict, list, str, int, bool, None) and the mark of every value."""
+    yaml, _EventLoader = _yaml()
     lines = text.splitlines()
 
     def fail(line: int, col: int, message: str) -> LawFileError:

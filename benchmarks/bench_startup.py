@@ -1,0 +1,119 @@
+"""Start-up benchmark: ``bridgelaw rule -`` from an installed wheel against a bare interpreter, in the same run.
+
+    python benchmarks/bench_startup.py [--quick] [--venv DIR]
+
+Target 4 of issue 18, printed as a ratio to its baseline: ``bridgelaw rule - --json`` on one insufficient bid
+(read from standard input, as a game engine sends it) with a warm cache, from a wheel built from this checkout
+and installed in a fresh venv outside the repository (as ``.ci/run`` does), against ``python -c pass`` with the
+same interpreter. Target: within 4x. ``python -c "import json, pathlib"`` (what any such tool imports) and the
+standard library modules ``rule`` cannot start without (the floor under the figure) are printed beside it for
+scale, and so are a start with a cold cache and what ``rule`` imports (``-X importtime``, the slowest modules).
+
+Each command is run interleaved with the others, many times; its time is the median wall time of its runs
+(the machine is shared: a pause spoils one run, not the figure). ``--venv DIR`` reuses (or makes) the venv in
+DIR instead of a temporary one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+QUICK = "--quick" in sys.argv
+RUNS = 15 if QUICK else 40
+INCIDENT = '{"code": "wcny-1913", "irregularity": "insufficient_bid", "dealer": "S", "auction": ["1H", "1S"]}'
+TARGET = 4.0
+#: the standard library ``rule`` cannot start without (dataclasses brings inspect, ast, dis; argparse, gettext):
+#: printed as the floor under the figure
+STDLIB = "argparse, dataclasses, enum, hashlib, json, marshal, pathlib, pickle, re, typing"
+
+
+def _venv(where: Path) -> Path:
+    """A venv in ``where`` with the wheel of this checkout installed (made once)."""
+    python = where / "bin" / "python"
+    if (where / "bin" / "bridgelaw").exists():
+        return python
+    wheels = where.parent / (where.name + "-wheelhouse")
+    shutil.rmtree(wheels, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+                   check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", *map(str, wheels.glob("bridgelaw-*.whl"))],
+                   check=True)
+    return python
+
+
+def _time(cmd: list[str], env: dict[str, str], cwd: Path, stdin: str | None = None) -> float:
+    t = time.perf_counter()
+    subprocess.run(cmd, input=stdin, env=env, cwd=cwd, check=True, text=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    if "--venv" in sys.argv:
+        where = Path(sys.argv[sys.argv.index("--venv") + 1]).resolve()
+        temp = None
+    else:
+        temp = Path(tempfile.mkdtemp(prefix="bridgelaw-bench-startup-"))
+        where = temp / "venv"
+    try:
+        python = _venv(where)
+        bl = str(where / "bin" / "bridgelaw")
+        cache = Path(tempfile.mkdtemp(prefix="bridgelaw-bench-cache-"))
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("BRIDGELAW_", "PYTHON"))}
+        env["BRIDGELAW_CACHE"] = str(cache)
+        cwd = cache  # outside the repository: the wheel's own data, not the checkout's
+        rule = [bl, "rule", "-", "--json"]
+        cold = _time(rule, env, cwd, INCIDENT)  # makes the cache
+        cmds = {
+            "python -c pass": ([str(python), "-c", "pass"], None),
+            'python -c "import json, pathlib"': ([str(python), "-c", "import json, pathlib"], None),
+            "the standard library it imports": ([str(python), "-c", f"import {STDLIB}"], None),
+            "bridgelaw rule - (warm cache)": (rule, INCIDENT),
+        }
+        for cmd, stdin in cmds.values():  # the page cache warm for each
+            _time(cmd, env, cwd, stdin)
+        times: dict[str, list[float]] = {name: [] for name in cmds}
+        for _ in range(RUNS):
+            for name, (cmd, stdin) in cmds.items():
+                times[name].append(_time(cmd, env, cwd, stdin))
+        med = {name: statistics.median(ts) for name, ts in times.items()}
+        base = med["python -c pass"]
+        ours = med["bridgelaw rule - (warm cache)"]
+        print(f"bridgelaw start-up benchmark (python {sys.version.split()[0]}; a wheel in a fresh venv; "
+              f"median of {RUNS} runs each)")
+        def line(label: str, t: float, note: str = "") -> None:
+            print(f"start-up    {label:<52s}{t * 1e3:7.1f} ms   {t / base:5.2f}x   {note}".rstrip())
+
+        floor = med["the standard library it imports"]
+        line("python -c pass", base, "(baseline)")
+        line('python -c "import json, pathlib"', med['python -c "import json, pathlib"'])
+        line("python -c \"import <the stdlib rule needs>\"", floor, f"(the floor: {STDLIB})")
+        line("bridgelaw rule - (warm cache)", ours, f"(target <= {TARGET:g}x)")
+        line("bridgelaw rule - (cold cache, once)", cold)
+        out = subprocess.run([str(python), "-X", "importtime", bl, "rule", "-", "--json"], input=INCIDENT, env=env,
+                             cwd=cwd, text=True, capture_output=True, check=True).stderr
+        rows = []
+        for line in out.splitlines():
+            parts = line.removeprefix("import time:").split("|")
+            if line.startswith("import time:") and len(parts) == 3 and parts[0].strip().isdigit():
+                rows.append((int(parts[0]), parts[2].strip()))
+        total = sum(us for us, _ in rows)
+        print(f"start-up    imports: {len(rows)} modules, {total / 1e3:.1f} ms in all; the slowest (self):")
+        for us, name in sorted(rows, reverse=True)[:8]:
+            print(f"start-up      {us / 1e3:6.1f} ms  {name}")
+        shutil.rmtree(cache, ignore_errors=True)
+    finally:
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,277 @@
+"""The quick path for a well-formed incident: read and derive in one go, or decline.
+
+:func:`quick` reads an incident mapping the way a game engine writes it — the fields by their exact
+spelling (seats as ``N E S W``, calls as the engine has already spelt them), under a code already loaded,
+four players — and derives its facts as :func:`bridgelaw.facts.derive` does, the auction of an insufficient
+or impossible bid included. It never refuses anything: where the incident is anything else (a field it does
+not read so, a value to be read leniently, a seat model it does not know, a kind whose record it does not
+derive, anything the general path would refuse), it returns ``None`` and the general path
+(:func:`~bridgelaw.facts.parse_incident` and :func:`~bridgelaw.facts.derive`) reads the incident and says what
+is wrong. The tests fuzz the two against each other: where the quick path answers, the general path gives
+the same kind, facts, presumptions and notes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .bids import bid_table
+from .catalogue import coerce_fact
+from .conditions import Facts, MissingFact, code_of, namespace_base
+from .errors import InputError
+from .loader import Code, loaded, load_kinds
+from .seats import FourHand
+from .values import _CALLS, _SEAT_BY_TEXT, Call, CallKind
+
+__all__ = ["quick"]
+
+#: The fields the quick path reads (``callers`` is left to the general path).
+_KEYS = frozenset(("code", "irregularity", "dealer", "declarer", "offender", "auction", "offence_at", "facts",
+                   "note"))
+#: The kinds whose auction record it derives; a record of another kind is left to the general path.
+_BIDS = ("insufficient_bid", "impossible_bid")
+_PASS = CallKind.PASS
+
+
+class _Code:
+    """What the quick path keeps for one code: the calls of its strains by spelling, its settlers by kind."""
+
+    __slots__ = ("code", "calls", "settlers")
+
+    def __init__(self, code: Code) -> None:
+        self.code = code
+        self.calls: dict[str, Call] = {}
+        self.settlers: dict[str, Callable[[dict[str, Any], list[str]], Facts]] = {}
+
+    def learn(self, raw: list[Any]) -> bool:
+        """Remember each spelling of ``raw`` that is a call already read, of a strain the code has."""
+        strains = self.code.params.get("trick_values") or {}
+        for text in raw:
+            c = _CALLS.get(text) if type(text) is str else None
+            if c is None or (c.strain is not None and c.strain not in strains):
+                return False
+            if len(self.calls) < 4096:
+                self.calls[text] = c
+        return True
+
+
+
+def _of(code_id: str) -> _Code | None:
+    """The quick path's record of a code this process has loaded (four players only)."""
+    code = loaded(code_id)
+    if code is None:
+        return None
+    ctx = code.__dict__.get("_quick")
+    if ctx is None:
+        if type(code.seats) is not FourHand:
+            return None
+        ctx = _Code(code)
+        object.__setattr__(code, "_quick", ctx)
+    return ctx  # type: ignore[no-any-return]
+
+
+def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
+    """The code, the kind to rule on, the facts and the notes of a well-formed incident; None: not quick."""
+    if type(data) is not dict or not _KEYS.issuperset(data):
+        return None
+    g = data.get
+    code_id, kind_id = g("code"), g("irregularity")
+    if type(code_id) is not str or type(kind_id) is not str:
+        return None
+    ctx = _of(code_id)
+    if ctx is None:
+        return None
+    code = ctx.code
+    note = g("note")
+    if note is not None and type(note) is not str:
+        return None
+    common, kinds = load_kinds()
+    kind = kinds.get(kind_id)
+    if kind is None:
+        return None
+    dealer, declarer, offender = g("dealer"), g("declarer"), g("offender")
+    if dealer is not None and (type(dealer) is not str or (dealer := _SEAT_BY_TEXT.get(dealer)) is None):
+        return None
+    if declarer is not None and (type(declarer) is not str or (declarer := _SEAT_BY_TEXT.get(declarer)) is None):
+        return None
+    if offender is not None and (type(offender) is not str or (offender := _SEAT_BY_TEXT.get(offender)) is None):
+        return None
+    raw = g("auction")
+    calls: tuple[Call, ...] = ()
+    if raw is not None:
+        if type(raw) is not list or dealer is None:
+            return None
+        try:
+            calls = tuple(map(ctx.calls.__getitem__, raw))  # each spelt as a call already read, of its strains
+        except (KeyError, TypeError):
+            if not ctx.learn(raw):
+                return None
+            calls = tuple(map(ctx.calls.__getitem__, raw))
+    at = g("offence_at")
+    if at is not None and (type(at) is not int or not 0 <= at < max(len(calls), 1)):
+        return None
+    given = g("facts")
+    f: dict[str, Any] = {}
+    if given:
+        if type(given) is not dict:
+            return None
+        strains = code.params.get("trick_values") or {}
+        try:
+            for name, value in given.items():
+                spec = kind.facts.get(name) or common.get(name)
+                if spec is None:
+                    return None
+                v = f[name] = coerce_fact(name, spec, value)
+                if type(v) is Call and v.strain is not None and v.strain not in strains:
+                    return None
+        except (InputError, TypeError):
+            return None
+    elif given is not None and type(given) is not dict:
+        return None
+    if dealer is not None:
+        f["dealer"] = dealer
+    if offender is not None:
+        f["offender"] = offender
+    if declarer is not None:
+        f["declarer"] = declarer
+    notes: list[str] = []
+    if raw is None:
+        if kind_id == "call_out_of_turn" or (kind_id in _BIDS and ("call" in f or "previous_bid" in f)):
+            return None  # what the facts alone settle here is the general path's
+    elif kind_id in _BIDS:
+        kind_id = _bid_record(code, calls, at, dealer, kind_id, f, notes)  # type: ignore[arg-type]
+        if not kind_id:
+            return None
+        kind = kinds[kind_id]
+    else:
+        return None
+    settle = ctx.settlers.get(kind_id) or _settler(ctx, kind_id, kind, common)
+    try:
+        facts = settle(f, notes)
+    except InputError:
+        return None
+    return code, kind_id, facts, notes
+
+
+def prepare(code: Code) -> None:
+    """Write, for every kind, what the quick path and the referee use for ``code`` (for a code kept whole:
+    its generated sources are compiled now, and kept with it)."""
+    from .ruler import ruler
+
+    common, kinds = load_kinds()
+    ctx = _Code(code)
+    for kind_id, kind in kinds.items():
+        ruler(code, kind_id).explainers
+        if type(code.seats) is FourHand:
+            _settler(ctx, kind_id, kind, common)
+
+
+def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict[str, Any], list[str]], Facts]:
+    """What :func:`bridgelaw.facts._settle` does for this code and kind, as one function written from the
+    catalogue: the implied facts, each default and presumption, the straight-bridge declarer, each derivation
+    whose inputs are known, the kind's offender. Where the general path would refuse, it raises."""
+    from .facts import _defaults, _derivations, _derive_facts, _derive_implied, _kind_offender
+
+    code = ctx.code
+
+    ns: dict[str, Any] = {**namespace_base(), "_Facts": Facts, "_Missing": MissingFact, "_value": code.value_of,
+                          "_kind": kind, "_kind_id": kind_id, "_common": common, "_code": code,
+                          "_implied": _derive_implied, "_derive_facts": _derive_facts, "_offender": _kind_offender}
+    lines = ["def _settle(f, notes):"]
+    add = lines.append
+    add("    _implied(_kind_id, _kind, f, notes)")  # the implied facts, and the checks on them
+    add("    presumed = ()")
+    for j, (name, default) in enumerate(_defaults(kind)):
+        ns[f"_D{j}"] = default
+        add(f"    if {name!r} not in f:")
+        add(f"        f[{name!r}] = _D{j}")
+        add(f"        presumed += ({name!r},)")
+    for j, (name, default) in enumerate(_defaults(None, common)):
+        ns[f"_C{j}"] = default
+        add(f"    if {name!r} not in f:")
+        add(f"        f[{name!r}] = _C{j}")
+    if code.game == "straight-bridge":
+        add("    if f.get('dealer') is not None:")
+        add("        if f.get('declarer') is not None and f['declarer'] is not f['dealer']:")
+        add("            raise _InputError('declarer', 'the dealer plays the combined hands')")
+        add("        f['declarer'] = f['dealer']")
+        ns["_InputError"] = InputError
+    groups = _derivations(common, kind)
+    if any(not inputs for group in groups for _, _, inputs in group):
+        add("    _derive_facts(f, _common, _kind)")  # one may leave an input unread: the general steps
+    else:
+        for group in groups:
+            for j, (name, fn, inputs) in enumerate(group):
+                ns[f"_F{len(ns)}"] = fn
+                known = " and ".join(f"f.get({i!r}) is not None" for i in inputs)
+                add(f"    if {name!r} not in f and {known}:")
+                add("        try:")
+                add(f"            f[{name!r}] = _F{len(ns) - 1}(f)")
+                add("        except _Missing:")
+                add("            pass")
+    if kind.offender_tree is not None:
+        add("    _offender(_kind, f, _code)")
+    add("    return _Facts(f, _value, presumed)")
+    src = "\n".join(lines) + "\n"
+    exec(code_of(src, f"<bridgelaw {code.id} {kind_id} facts>"), ns)  # written from the catalogue
+    fn: Callable[[dict[str, Any], list[str]], Facts] = ns["_settle"]
+    ctx.settlers[kind_id] = fn
+    return fn
+
+
+def _bid_record(code: Code, calls: tuple[Call, ...], at: int | None, dealer: Any, kind_id: str, f: dict[str, Any],
+                notes: list[str]) -> str:
+    """An insufficient or impossible bid read from its auction record, as the general path reads it (the
+    offending call and its maker, condonation, the previous bid, the requisite and seven calls, the innocent
+    side's last bid, the declarer once the auction is complete); empty where that path would refuse it."""
+    if not calls:
+        return ""
+    model = code.seats
+    count = len(calls)
+    if at is None:
+        at = count - 1
+    rotation = model.rotation(dealer, count + 1)
+    call = calls[at]
+    seat = rotation[at]
+    offender = f.get("offender")
+    if (offender is not None and offender is not seat) or not call.is_bid:
+        return ""
+    f["offender"] = seat
+    f["call"] = call
+    adverse = model.adverse_to(seat)
+    if "condoned" not in f:
+        f["condoned"] = any(adverse[s] for s in rotation[at + 1:count])
+    prev = None
+    for i in range(at - 1, -1, -1):
+        if calls[i].is_bid:
+            prev = calls[i]
+            break
+    if prev is None:
+        return ""
+    f["previous_bid"] = prev
+    table = bid_table(code)
+    if table.higher(call, prev):
+        return ""
+    req = table.requisite(call, prev)
+    f["impossible"] = req is None
+    if req is not None:
+        f["requisite_call"] = req
+    f["seven_call"] = table.seven_call(call.strain.value)  # type: ignore[union-attr]
+    innocent = None
+    for i in range(at):
+        c = calls[i]
+        if c.is_bid and adverse[rotation[i]]:
+            innocent = c
+    f["innocent_side_has_bid"] = innocent is not None
+    if innocent is not None:
+        f["innocent_last_bid"] = innocent
+    if req is None:
+        if kind_id == "insufficient_bid":
+            notes.append(f"{call.text} over {prev.text} cannot be made sufficient without bidding more than "
+                         "seven: it is ruled as an impossible declaration.")
+            kind_id = "impossible_bid"
+    elif kind_id == "impossible_bid":
+        return ""
+    if count > 3 and calls[-1].kind is _PASS and calls[-2].kind is _PASS and calls[-3].kind is _PASS:
+        return ""  # a complete auction: its declarer is the general path's
+    return kind_id

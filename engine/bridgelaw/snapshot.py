@@ -1,0 +1,139 @@
+"""A loaded code, whole, kept in the cache for the next start: what ``bridgelaw rule`` starts from.
+
+Loading a code reads, validates, resolves and checks its law files and compiles every condition; a law file's
+cache entry (:mod:`bridgelaw.cache`) saves the reading and the validation, not the rest. A snapshot saves it
+all: the code as :func:`bridgelaw.loader.load_code` made it — its laws, its provisions with their checked
+trees, its parameters — with the compiled code of every condition and of the functions the referee writes
+for it (each kind's ruling function, its trace in words, its settling of facts), so a start from a snapshot
+neither parses YAML, validates, checks nor compiles anything.
+
+A snapshot is one cache entry, written atomically. Its key is the content of every file the code was made
+from and the names in every folder it was read from — each code folder of its ``extends`` chain, the kinds
+catalogue and its ``kinds.d``, the topics, the schemas, the grammar — and bridgelaw's own modules, so an
+edited, added or removed file, or a new version, makes it stale (tests/test_startup.py checks that a load
+reads nothing the key leaves out). A compiled condition is kept as its generated source and constants; the
+law files a provision was read from are kept by name and read again only if something asks for them (a
+code that extends this one and is loaded afresh, a tool reading the provisions as written).
+"""
+
+from __future__ import annotations
+
+import io
+import marshal
+import pickle
+from pathlib import Path
+from types import FunctionType
+from typing import Any
+
+from .cache import cache_dir, key_of, load_entry, store
+from .conditions import _CODES, rebuild
+from .yamlsrc import Source
+
+__all__ = ["load", "save", "depends"]
+
+_FORMAT = "1"
+
+
+def _name(root: Path, code_id: str) -> str:
+    from .resources import grammar_path, schema_dir
+
+    return f"code:{_FORMAT}:{root.resolve()}:{schema_dir().resolve()}:{grammar_path().resolve()}:{code_id}"
+
+
+def depends(root: Path, chain: list[str]) -> tuple[list[Path], list[Path]]:
+    """The files a code of this ``extends`` chain is made from, and the folders whose names count."""
+    from .resources import grammar_path, schema_dir
+
+    folders = [root / c for c in chain] + [root / "kinds.d", schema_dir()]
+    files = [p for folder in folders if folder.is_dir() for p in sorted(folder.iterdir()) if p.is_file()]
+    files += [root / "kinds.yaml", root / "topics.yaml", grammar_path()]
+    return files, folders
+
+
+def _key(files: list[Path], folders: list[Path]) -> str:
+    names = []
+    for folder in folders:
+        try:
+            names.append(f"{folder}:" + "/".join(sorted(p.name for p in folder.iterdir())))
+        except OSError:
+            names.append(f"{folder}:missing")
+    return key_of(files) + ":" + key_of([], "\n".join(names))
+
+
+def load(root: Path, code_id: str) -> Any:
+    """The code from its snapshot, or None (no snapshot, or a stale one)."""
+    if cache_dir() is None:
+        return None
+    hit = load_entry(_name(root, code_id))
+    if hit is None:
+        return None
+    stored, (files, folders, codes, body) = hit
+    try:
+        if stored != _key([Path(p) for p in files], [Path(p) for p in folders]):
+            return None
+        for text, code in marshal.loads(codes).items():
+            _CODES.setdefault(text, code)
+        return pickle.loads(body)
+    except Exception:  # an unreadable snapshot is made again
+        return None
+
+
+def save(root: Path, code: Any, chain: list[str], texts: set[str]) -> None:
+    """Keep ``code`` (loaded from ``root``, its ``extends`` chain ``chain``) with the compiled code of the
+    conditions it holds and of the generated sources ``texts``."""
+    if cache_dir() is None:
+        return
+    files, folders = depends(root, chain)
+    buf = io.BytesIO()
+    pickler = _Pickler(buf, root)
+    pickler.dump(code)
+    used = texts | pickler.texts
+    codes = marshal.dumps({t: _CODES[t] for t in sorted(used) if t in _CODES})
+    key = _key(files, folders)
+    store(_name(root, code.id), [], ([str(p) for p in files], [str(p) for p in folders], codes, buf.getvalue()),
+          key)
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles a compiled condition as its source and constants, and a law file as its name."""
+
+    def __init__(self, file: Any, root: Path) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.root = root
+        self.texts: set[str] = set()
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is FunctionType:
+            made = getattr(obj, "_bridgelaw", None)
+            if made is None:
+                return NotImplemented  # a module's own function: by reference
+            self.texts.add(made[0])
+            return rebuild, made
+        if isinstance(obj, Source):
+            return _source, (str(self.root.parent / obj.path) if not Path(obj.path).is_absolute() else obj.path,
+                             obj.path)
+        return NotImplemented
+
+
+def _source(path: str, display: str) -> Source:
+    return _LazySource(path, display)
+
+
+class _LazySource(Source):
+    """A law file a snapshot names: read (from its own cache entry) when something first asks for its text."""
+
+    def __init__(self, path: str, display: str) -> None:  # noqa: D107 - nothing read yet
+        self.__dict__["path"] = display
+        self.__dict__["_file"] = path
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name == "_file":
+            raise AttributeError(name)
+        from .loader import _read_validated
+
+        real = _read_validated(Path(self.__dict__["_file"]), self.__dict__["path"])
+        self.__dict__.update(real.__dict__)
+        return getattr(self, name)
+
+    def __reduce__(self) -> Any:
+        return _source, (self.__dict__["_file"], self.__dict__["path"])
