@@ -113,8 +113,40 @@ def test_a_json_record_is_written_as_pbn_that_replays_the_same(tmp_path):
     assert first[0]["contract"] == again[0]["contract"] == "4S" and again[0]["status"] == "unfinished"
 
 
-def test_the_code_must_be_named():
-    assert main(["replay", str(ROOT / "tests" / "pbn" / "conformance.yaml")]) == 2
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_file_of_commentary_only_is_no_board_not_a_refusal(tmp_path, jobs):
+    f, out = tmp_path / "header.pbn", tmp_path / "out.pbn"
+    f.write_text("% PBN 2.1\n% EXPORT\n")  # an export with no game in it
+    p = cli(str(f), "--code", "wcny-1913", "--jobs", jobs, "--write", str(out))
+    assert p.returncode == 0 and p.stdout == "", p
+    assert "no game in the file" in p.stderr and "Traceback" not in p.stderr
+    assert out.read_text(encoding="utf-8-sig") == "% PBN 2.1\n% EXPORT\n"
+
+
+def test_a_json_record_must_name_its_code():
+    p = cli("-", stdin='{"dealer": "S", "events": []}')
+    assert p.returncode == 2 and 'code: name the code: "code"' in p.stderr and "Traceback" not in p.stderr, p
+
+
+def test_a_deal_file_that_names_no_code_is_ruled_under_the_latest_four_player_auction_code_and_says_so(tmp_path):
+    """A PBN file from the wild names no historic code: it is ruled under the latest code of the four-player
+    auction game that revises no other (chosen from the codes' data), and every board says so."""
+    from bridgelaw import load_code
+    from bridgelaw.loader import code_ids
+
+    codes = [load_code(c) for c in code_ids()]
+    latest = max((c.year, c.id) for c in codes if c.game == "auction" and c.players == 4 and not c.extends)[1]
+    f = tmp_path / "wild.pbn"
+    f.write_text('[Event "club night"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+                 '[Deal "N:AKQJ2.AK.AK.AKQ2 T9876.QJ2.QJ2.J3 543.T9876.T98.T9 .543.76543.87654"]\n'
+                 '[Declarer "N"]\n[Contract "1S"]\n[Result "11"]\n', encoding="utf-8")
+    p = cli(str(f), "--json")
+    (board,) = lines(p.stdout)
+    assert p.returncode == 0 and board["status"] == "scored" and board["code"] == latest, p
+    assert any("names no code" in n and latest in n for n in board["notes"]), board
+    p = cli(str(f), "--json", "--code", "portland-1909")  # named, it is used, and nothing is presumed
+    (board,) = lines(p.stdout)
+    assert board["code"] == "portland-1909" and not any("names no code" in n for n in board.get("notes", [])), board
 
 
 @pytest.mark.timeout(180)

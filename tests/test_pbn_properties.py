@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+import codecs
+
 import io
 import json
 import random
@@ -106,6 +108,13 @@ def _read_alike(text: str) -> int:
 
 def _without_empty(games_read):
     return [g for g in games_read if isinstance(g, Refusal) or g.tags]
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(games(), min_size=1, max_size=3))
+def test_utf_8_read_from_a_file_that_names_no_character_set_gives_the_same_games(gs):
+    data = write_games(gs).encode("utf-8")  # as BBO and RealBridge write it: UTF-8, no mark, no charset line
+    assert _without_empty(iter_games(data)) == _without_empty(iter_games(codecs.BOM_UTF8 + data)) == gs
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,6 +4,7 @@ ends (§2.1), and reading, writing and reading again."""
 from __future__ import annotations
 
 import codecs
+import io
 
 import pytest
 import yaml
@@ -104,6 +105,62 @@ def test_a_line_that_is_not_the_declared_utf_8_is_read_as_iso_8859_1_and_said():
     data = b'%Content-type: text/x-pbn; charset=UTF-8\n[Event "Caf\xe9"]\n'
     g = next(iter_games(data, "x.pbn"))
     assert g.value("Event") == "Café" and any(w.startswith("x.pbn:2: not utf-8") for w in g.warnings)
+
+
+def test_utf_8_in_a_file_that_names_no_character_set_is_read_as_utf_8_and_said():
+    # programs that write UTF-8 and say nothing (§2.2 would read "2+\u2663" as three ISO 8859-1 letters)
+    data = '% PBN 2.1\n[Board "1"]\n[Note "1: 2+\u2663"]\n[West "M\u00fcller"]\n'.encode("utf-8")
+    g = next(iter_games(data, "x.pbn"))
+    assert g.value("Note") == "1: 2+\u2663" and g.value("West") == "M\u00fcller"
+    assert [w.split(":")[1] for w in g.warnings] == ["3", "4"] and "names no character set" in g.warnings[0]
+
+
+def test_iso_8859_1_in_a_file_that_names_no_character_set_is_read_without_a_word():
+    g = next(iter_games(b'[Board "1"]\n[West "D\xe9sir\xe9e"]\n[North "ASCII"]\n', "x.pbn"))
+    assert g.value("West") == "D\u00e9sir\u00e9e" and g.warnings == []
+
+
+def test_a_declared_iso_8859_1_file_is_iso_8859_1_even_where_it_would_read_as_utf_8():
+    data = b'%Content-type: text/x-pbn; charset=ISO-8859-1\n[West "\xc3\xa9"]\n'
+    assert next(iter_games(data)).value("West") == "\u00c3\u00a9"
+
+
+def test_a_refused_game_is_written_back_as_a_game_of_its_own():
+    from bridgelaw.pbn.writer import write_game
+
+    text = '[Board "1"]\n[Dealer "N"]\n\n[Board "2"]\n[Event "x\\ ]\n\n[Board "3"]\n'
+    got = list(iter_games(text))
+    assert [type(g).__name__ for g in got] == ["PbnGame", "Refusal", "PbnGame"]
+    written = "\n".join(g.text if isinstance(g, Refusal) else write_game(g) for g in got)
+    again = list(iter_games(written))
+    assert [type(g).__name__ for g in again] == ["PbnGame", "Refusal", "PbnGame"] and again[2].board() == "3"
+
+
+_TWO = b'[Board "1"]\n[Dealer "N"]\n\n[Board "2"]\n[Dealer "E"]\n[Auction "E"]\n1C AP'
+
+
+@pytest.mark.parametrize("end", [b"\x1a", b"\n\x1a", b"\r\n\x1a\x1a", b"\n\x1a\r\n"],
+                         ids=["after the last call", "after LF", "marks after CRLF", "a line of its own"])
+def test_a_dos_end_of_file_mark_ends_the_file_and_is_not_part_of_the_last_game(end):
+    games = read_pbn(_TWO + end)  # §2.1: the platform's representation of a text file, not PBN data
+    assert [g.board() for g in games] == ["1", "2"] and [x.text for x in games[1].auction] == ["1C", "AP"]
+
+
+def test_the_end_of_file_mark_is_found_when_it_arrives_in_a_read_of_its_own():
+    class Trickle(io.RawIOBase):  # a pipe: each read returns what has come so far
+        def __init__(self, parts):
+            self.parts = list(parts)
+
+        def read(self, n=-1):
+            return self.parts.pop(0) if self.parts else b""
+
+    games = [g for g in iter_games(Trickle([_TWO + b"\r\n", b"\x1a\r\n"])) if g.tags]
+    assert [g.board() for g in games] == ["1", "2"] and not [g for g in games if isinstance(g, Refusal)]
+
+
+def test_a_control_character_inside_a_game_is_still_refused_there():
+    got = list(iter_games(_TWO.replace(b"1C AP", b"1C \x1a AP") + b"\n\n[Board \"3\"]\n", "f.pbn"))
+    assert isinstance(got[1], Refusal) and got[1].where == "f.pbn:7:4" and got[2].board() == "3"
 
 
 @pytest.mark.parametrize("eol", [b"\n", b"\r\n", b"\r"], ids=["LF", "CRLF", "CR"])

@@ -418,6 +418,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if isinstance(r, Passthrough):
                 if writer:
                     writer.add(r.text)
+                if r.note:
+                    print(f"bridgelaw: {r.note}", file=sys.stderr)
                 continue
             summary.add(r)
             if bar is not None:
@@ -508,7 +510,8 @@ def _board_detail(r: Any, out: Any) -> None:
     """One record on its own: every ruling as it came."""
     from .wording import effect_sentence, kind_name
 
-    print(f"Replay under {r.code}", file=out)
+    if r.code:
+        print(f"Replay under {r.code}", file=out)
     if r.detail is not None:  # a JSON record: its events, as the table answered them
         for ev in r.detail["events"]:
             if "note" in ev:
@@ -806,7 +809,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sp = add("replay", cmd_replay, "replay deal records — PBN 2.1 files (every game), JSON records, folders of "
                                    "them — ruling as it goes; a line per board (--json: JSON Lines)")
     sp.add_argument("file", nargs="+", metavar="FILE", help="a PBN file, a JSON or YAML record, a folder, or -")
-    sp.add_argument("--code", help="the code, when the record does not name it ([BridgelawCode] does)")
+    sp.add_argument("--code", help="the code, when the record does not name it ([BridgelawCode] does); by default "
+                    "the latest four-player auction code")
     sp.add_argument("--jobs", type=int, default=1, metavar="N", help="spread the boards over N processes")
     sp.add_argument("--dask", metavar="ADDRESS", help="run the boards on the Dask scheduler at ADDRESS "
                                                       "('local': a local cluster of --jobs workers)")

@@ -56,6 +56,12 @@ def _board_hint(gt: GameText) -> str | None:
     return m.group(1) if m and m.group(1) not in ("#", "") else None
 
 
+def _as_read(gt: GameText) -> str:
+    """A game's text as it stood (the commentary before it, then its lines), ending in a newline as a written
+    game does, so that the game after it stays a game of its own (§3: the semi-empty line between them)."""
+    return "\n".join(["\n".join(lines) + "\n" for _, lines in gt.lead] + gt.lines) + "\n"
+
+
 def _stream(source: Union[bytes, BinaryIO, str]) -> BinaryIO:
     if isinstance(source, str):
         return io.BytesIO(b"\xef\xbb\xbf" + source.encode("utf-8"))
@@ -92,8 +98,7 @@ def read_game(gt: GameText, path: str, inheritance: Inheritance | None = None, w
     try:
         game = parse_game(gt, path, inheritance)
     except InputError as e:
-        return Refusal(path, gt.index, gt.line, e, _board_hint(gt), "\n".join(
-            ["\n".join(lines) + "\n" for _, lines in gt.lead] + gt.lines))
+        return Refusal(path, gt.index, gt.line, e, _board_hint(gt), _as_read(gt))
     except RecursionError:  # pragma: no cover - a defence: never a traceback
         return Refusal(path, gt.index, gt.line, InputError(f"{path}:{gt.line}", "the game is too deeply nested"))
     if warnings:
@@ -116,8 +121,7 @@ def iter_games(source: Union[bytes, BinaryIO, str], path: str = "<pbn>") -> Iter
         try:
             game = parse_game(gt, path, inheritance)
         except InputError as e:
-            yield Refusal(path, gt.index, gt.line, e, _board_hint(gt), "\n".join(
-                ["\n".join(lines) + "\n" for _, lines in gt.lead] + gt.lines))
+            yield Refusal(path, gt.index, gt.line, e, _board_hint(gt), _as_read(gt))
             continue
         except RecursionError:  # pragma: no cover - a defence: never a traceback
             yield Refusal(path, gt.index, gt.line, InputError(f"{path}:{gt.line}", "the game is too deeply nested"))

@@ -3,7 +3,8 @@
 §2.2 prescribes ISO 8859-1, which every byte decodes as; a file is read as UTF-8 where it says so (a ``%``
 line of the header naming ``charset=UTF-8``, as BridgeComposer writes, or the ``% PBN`` header followed by
 such a line) or where a UTF-8 byte-order mark shows it. A line of a UTF-8 file that is not UTF-8 is read as
-ISO 8859-1 and the game says so in a warning. Lines end in LF, CRLF or CR (§2.1: the platform's own).
+ISO 8859-1 and the game says so in a warning; a line of a file that names no character set and is UTF-8 (not
+ASCII) is read as UTF-8, and the game says so too. Lines end in LF, CRLF or CR (§2.1: the platform's own).
 
 Games are separated by semi-empty lines (§3), except inside a brace comment (§3.8), which may hold them.
 The file is read a line at a time and a game at a time: one game's text is in memory at once.
@@ -26,10 +27,16 @@ _HEAD = 8192  # the header lines that may name the character set
 
 def detect_encoding(head: bytes) -> tuple[str, int]:
     """The file's encoding from its first bytes, and the length of a byte-order mark to skip."""
+    encoding, skip, _ = _detect(head)
+    return encoding, skip
+
+
+def _detect(head: bytes) -> tuple[str, int, bool]:
+    """The encoding, the byte-order mark's length, and whether the file says which it is (a mark, a charset)."""
     if head.startswith(codecs.BOM_UTF8):
-        return "utf-8", len(codecs.BOM_UTF8)
+        return "utf-8", len(codecs.BOM_UTF8), True
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # a program that wrote UTF-16 says so
-        return "utf-16", 0
+        return "utf-16", 0, True
     for raw in head.splitlines()[:64]:
         s = raw.strip()
         if not s.startswith(b"%"):
@@ -42,16 +49,22 @@ def detect_encoding(head: bytes) -> tuple[str, int]:
             try:
                 found = codecs.lookup(name).name
             except LookupError:
-                return "latin-1", 0
+                return "latin-1", 0, True
             # a byte-wise encoding only: lines are found by their LF bytes
-            return (found, 0) if "16" not in found and "32" not in found else ("latin-1", 0)
-    return "latin-1", 0
+            return (found, 0, True) if "16" not in found and "32" not in found else ("latin-1", 0, True)
+    return "latin-1", 0, False
 
 
 def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterator[tuple[int, str]]:
     """(line number, text) for every line of a binary stream, decoded as :func:`detect_encoding` finds."""
     head = stream.read(_HEAD)
-    encoding, skip = detect_encoding(head)
+    encoding, skip, declared = _detect(head)
+    # A file that names no character set is ISO 8859-1 (§2.2); but many programs (BBO, RealBridge) write
+    # UTF-8 and say nothing. A line of such a file that is UTF-8 (and not ASCII) is read as UTF-8 — ISO 8859-1
+    # text is hardly ever valid UTF-8 — and the game says so in a warning; any other line is ISO 8859-1.
+    sniff = not declared
+    if sniff:
+        encoding = "utf-8"
     rest = head[skip:]
     number = 0
     if encoding == "utf-16":
@@ -67,17 +80,27 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
         if more:
             cut = data.rfind(b"\n") + 1
             data, rest = data[:cut], data[cut:]
-        elif data.endswith(b"\n"):
+        if b"\x1a" in data:  # Ctrl-Z: perhaps the end-of-file mark, held back until the file is seen to end
+            m = (_EOF_LINES if more else _EOF_END).search(data)
+            if m:
+                data, rest = data[:m.start()], (data[m.start():] + rest if more else b"")
+        if not more and data.endswith(b"\n"):
             data = data[:-1]
         if data or not more:
             try:
                 text = data.decode(encoding)
             except UnicodeDecodeError:
-                text = None
+                text = data.decode("latin-1") if sniff else None
+                mend = True  # (sniffing) the chunk is not all UTF-8: ISO 8859-1, its UTF-8 lines read as UTF-8
+            else:
+                mend = False
             lines = (text.split("\n") if text is not None else data.split(b"\n")) if (data or not more) else []
             if more and lines and lines[-1] in ("", b""):
                 lines.pop()
-            if text is not None and "\r" not in text:  # the common case: LF line ends, all one encoding
+            if sniff and text is not None and not text.isascii():
+                _sniff_lines(lines, mend, number, warnings)
+            if text is not None and "\r" not in text:
+                # the common case: LF line ends, all one encoding
                 yield from zip(itertools.count(number + 1), lines)
                 number += len(lines)
                 if not more:
@@ -102,6 +125,30 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
                     yield number, part
         if not more:
             return
+
+
+def _sniff_lines(lines: list[str], mend: bool, number: int, warnings: list[str] | None) -> None:
+    """In a file that names no character set, the lines that are not ASCII: each that is UTF-8 is read as UTF-8
+    (``mend``: the chunk was read as ISO 8859-1, and such a line is decoded again) and said; any other stays
+    ISO 8859-1, as §2.2 has it."""
+    for i, line in enumerate(lines):
+        if line.isascii():
+            continue
+        if mend:
+            try:
+                lines[i] = line.encode("latin-1").decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+        if warnings is not None:
+            warnings.append(f"{number + i + 1}: UTF-8, though the file names no character set (§2.2: ISO 8859-1); "
+                            "read as UTF-8")
+
+
+# The end-of-file mark (Ctrl-Z) that DOS and Windows programs put after a text file's last line is the
+# platform's representation of the file (§2.1), not PBN data: it, and what follows it (more marks, line ends), is
+# dropped where it ends the file. One anywhere else is a character §2.2 does not permit, and its game says so.
+_EOF_END = re.compile(rb"\x1a[\x1a\r\n]*\Z")
+_EOF_LINES = re.compile(rb"(?:(?<=\n)|\A)\x1a[\x1a\r\n]*\Z")  # whole lines of marks, in a chunk not the last
 
 
 class _Joined(io.RawIOBase):
@@ -255,6 +302,7 @@ def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
         if chunk:
             yield from close(chunk, start)
         break
-    if lead and index:
-        # commentary after the last game: a game with no tags carries it, so it is written back
+    if lead:
+        # commentary after the last game (or a file of commentary only): a game with no tags carries it, so it
+        # is written back
         yield GameText(index + 1, lead[0][0], [], lead)

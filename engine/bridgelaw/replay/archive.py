@@ -48,9 +48,16 @@ class Job:
 @dataclass
 class Passthrough:
     """Text that is not a board (commentary after the last game, a game that could not be read) and is
-    written back as it stood."""
+    written back as it stood; ``note``, a word for the user about the input (a file of no game)."""
 
     text: str
+    note: str = ""
+
+
+def _no_game(name: str) -> Passthrough:
+    # a PBN file of commentary only (an export header and nothing more) is a file of no board, not a refusal
+    return Passthrough("", f"{name}: no game in the file, only commentary: no board to replay (§3: a game is "
+                           "tag pairs such as [Dealer \"N\"])")
 
 
 def _refused(path: str, index: int, line: int, where: str, message: str, board: str | None = None) -> BoardResult:
@@ -106,8 +113,7 @@ def _boards_of(stream: Any, name: str, path: str, code: str | None, write: bool,
                 any_board = True
                 yield Job(name, gt.index, code, write, text=(gt, inherited, warnings), line=gt.line)
             if not any_board:
-                yield _refused(name, 1, 1, name, "no PBN game in the file (a game is tag pairs such as "
-                                                 "[Dealer \"N\"], §3)")
+                yield _no_game(name)
             return
         for g in iter_games(stream, name):
             if isinstance(g, Refusal):
@@ -123,8 +129,7 @@ def _boards_of(stream: Any, name: str, path: str, code: str | None, write: bool,
                 any_board = True
                 yield Job(name, g.index, code, write, game=g)
         if not any_board:
-            yield _refused(name, 1, 1, name, "no PBN game in the file (a game is tag pairs such as [Dealer \"N\"], "
-                                             "§3)")
+            yield _no_game(name)
         return
     data = stream.read()
     text = _decode(data)

@@ -21,10 +21,10 @@ from ..pbn.markers import LETS_PASS, MARKERS, Marker
 from ..pbn.model import Item, PbnGame, Section, Tag
 from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contract_of, deal_of, declarer_of,
                         events_of, remedies_of, remedy_text, result_of, seat_of)
-from ..values import Seat
+from ..values import Call, Seat
 from ..wording import kind_name
 from .result import REFUSED, SCORED, UNFINISHED, BoardResult
-from ..table import Answer
+from ..table import Answer, find_variant
 from .table_adapter import TableAdapter
 
 __all__ = ["replay_game", "Refused", "Unfinished", "resolve_code", "written_game"]
@@ -56,6 +56,28 @@ class Refused(InputError):
 
 class Unfinished(InputError):
     """The record stops before the deal is over (``+``, an auction or play that ends early)."""
+
+
+#: The note on a board ruled under :func:`presumed_code`.
+PRESUMED_CODE = "the record names no code ([BridgelawCode]) and none was given"
+
+
+def presumed_code() -> str:
+    """The code a deal file is ruled under when neither the record ([BridgelawCode]) nor the caller names one:
+    the latest code of the four-player auction game that revises no other (a deal file from the wild is a
+    four-player auction; a variant code such as duplicate or three-hand is never presumed). Chosen from the
+    codes' own data (``game``, ``players``, ``year``, ``extends``), so a new code of that kind takes its place."""
+    from ..loader import load_code
+
+    best: tuple[int, str] | None = None
+    for code_id in _code_ids():
+        c = load_code(code_id)
+        if c.game == "auction" and c.players == 4 and not c.extends:
+            if best is None or (c.year, code_id) > best:
+                best = (c.year, code_id)
+    if best is None:
+        raise Refused("--code", "no four-player auction code to presume: name the code with --code")
+    return best[1]
 
 
 def resolve_code(game_code: str | None, default: str | None, where: str) -> str:
@@ -299,6 +321,7 @@ class _Run:
              then: Marker | None = None, answered: Answer | None = None) -> None:
         """The call, and the ruling on it settled (``answered``: the call made already, the table's answer)."""
         t = self.t
+        over = t.last_bid() if marker is not None and marker.letter == "I" else None
         try:
             ans = t.call(seat, x, ref) if answered is None else answered
         except InputError as e:
@@ -307,6 +330,8 @@ class _Run:
             return
         where, what = self.at(item), f"{seat}'s {_call_words(x)}"
         if ans.ruling is not None:
+            if not hint and ans.ruling.irregularity == "insufficient_bid":
+                hint = _ranking_hint(t, x)
             try:
                 self.settle(ref, marker, where, what, then=then)
             except Refused as e:
@@ -315,7 +340,7 @@ class _Run:
                 raise
         elif marker is not None:
             raise Refused(where, f"the record marks ^{marker.letter} — {marker.meaning} — on {what}, but the table "
-                                 "finds it regular")
+                                 "finds it regular" + (_ranking_hint(t, x, over) if over else ""))
 
     # ------------------------------------------------------------ the play
 
@@ -567,6 +592,24 @@ def _kind_words(kind: str, r: Any) -> str:
     return kind_name(kind) + (f" (law {law})" if law else "")
 
 
+def _ranking_hint(t: TableAdapter, bid: str, over: str | None = None) -> str:
+    """What a bid and the bid before it (``over``; else the last bid made) are worth under the code, where the
+    record and the code disagree whether it is sufficient: a record of a modern auction (bids ranked by level,
+    then suit) is refused so, and says why."""
+    over = over or t.last_bid()
+    if over is None or not bid[:1].isdigit():
+        return ""
+    a, b = Call(bid), Call(over)
+    if a.level is None or b.level is None:
+        return ""
+    code = t.code
+    modern = a.level > b.level if code.bid_value(a) <= code.bid_value(b) else a.level < b.level
+    return (f" — under {code.id} a bid ranks by its value, the tricks bid times the trick value: {bid} is worth "
+            f"{code.bid_value(a)}, {over} {code.bid_value(b)}"
+            + ("; the record's auction ranks bids by level, as in the modern game, which this code's law does not"
+               if modern else ""))
+
+
 def _call_words(x: str) -> str:
     return {"P": "pass", "X": "double", "XX": "redouble"}.get(x, x)
 
@@ -616,11 +659,17 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     vals = g.values()
     code_value = next((v for v in map(vals.get, CODE_TAGS) if v), None)
     code = code_value or default_code
+    if code is None:
+        code = presumed_code()
+        res.notes.append(f"{PRESUMED_CODE}: ruled under {code}, the latest four-player auction code (--code names "
+                         "another)")
     try:
         load_code(code)  # type: ignore[arg-type]  (a code loaded already is a look-up)
     except (InputError, TypeError, OSError):  # (OSError: a name too long for a folder)
         code = resolve_code(code_value, default_code, _tag_where(g, "BridgelawCode") if code_value else g.where())
     res.code = code
+    if find_variant(load_code(code)).variant == "three-hand":  # every game, with an auction or with its tags only
+        raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
     auction_tag, play_tag = g.tag("Auction"), g.tag("Play")
     dealer_v = vals.get("Dealer")
     if not dealer_v:
@@ -655,8 +704,6 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
             raise
         deal_of(deal_v, _tag_where(g, "Deal"))  # says what is wrong with it, at the tag
         raise Refused(_tag_where(g, "Deal"), f"[Deal]: {e.message}") from None
-    if t.variant == "three-hand":
-        raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
     run = _Run(g, t, remedies, events)
     first = auction_tag.value if auction_tag.value in _SEAT_OF else \
         seat_of(auction_tag.value, "Auction", _tag_where(g, "Auction")).value
@@ -705,14 +752,15 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
                                  f"declarer's side {res.tricks} tricks")
         return t
     where = run.at(end) if end is not None else _tag_where(g, "Play")
+    n_tricks = f"{played} trick{'' if played == 1 else 's'}"
     if how == "+":
-        raise Unfinished(where, f"the play is to be continued (+) after {played} tricks")
+        raise Unfinished(where, f"the play is to be continued (+) after {n_tricks}")
     if how == "short":
-        raise Unfinished(where, f"the play section stops after {played} tricks, without * (§3.6)")
+        raise Unfinished(where, f"the play section stops after {n_tricks}, without * (§3.6)")
     stated = result_of(result_v, declarer, _tag_where(g, "Result")) if result_v not in (None, "", "?") else None
     if stated is None:
         raise Unfinished(where, f"the play ends with {'*' if how == '*' else 'cards not known (-)'} after "
-                                f"{played} tricks, and no [Result] says how many the declarer took")
+                                f"{n_tricks}, and no [Result] says how many the declarer took")
     if t.cards_in_trick == 0 and t.table.revokes:
         ans = t.quit_trick()  # the last trick played is turned and quitted: a revoke in it is established
         if ans.ruling is not None:
@@ -735,8 +783,8 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
                                      "\"end <option>\"]")
             t.apply(None, how="the claim conceded: the play ends with * and [Result]")
     _finish_refs(run)
-    note = (f"the claim (*) after {played} tricks: the tricks are [Result]'s" if how == "*"
-            else f"the play is not known after {played} tricks (-): the tricks are [Result]'s")
+    note = (f"the claim (*) after {n_tricks}: the tricks are [Result]'s" if how == "*"
+            else f"the play is not known after {n_tricks} (-): the tricks are [Result]'s")
     return _score_tricks(t, stated, res, "claim" if how == "*" else "result", note, _tag_where(g, "Result"))
 
 

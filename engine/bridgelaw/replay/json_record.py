@@ -86,6 +86,8 @@ def replay_record(record: Mapping[str, Any], code: str | None = None, path: str 
     report: dict[str, Any] = {"events": [], "mismatches": []}
     try:
         check_record(record, "record")
+        if not record.get("code") and not code:
+            raise Refused("code", 'name the code: "code": "wcny-1913" in the record, or --code')
         cid = resolve_code(record.get("code"), code, "code")
         res.code = cid
         t = TableAdapter(cid, record.get("dealer") or "S", record.get("deal"))
