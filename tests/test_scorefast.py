@@ -79,6 +79,13 @@ def plain_sheets(draw):
                         ("note", ["a note", "x" * 500])):
         if rnd.random() < 0.2:
             sheet[key] = rnd.choice(values)
+    if rnd.random() < 0.2:  # revokes: mostly as a table sends them, now and then spoilt
+        sheet["revokes"] = [{"offender": rnd.choice("NESW"), **({"choice": c} if (c := rnd.choice(
+            [None, "tricks", "points", "tricks", "x" * 41, 3])) else {})} for _ in range(rnd.choice([0, 1, 1, 2, 3]))]
+        if rnd.random() < 0.1:
+            sheet["revokes"] = rnd.choice([[{"offender": "n"}], [{"offender": "N", "choice": None}],
+                                           [{"offender": "N", "extra": 1}], [{}], ["N"], [None], 0, False, "",
+                                           {"offender": "N"}, [{"offender": "N"}] * 53])
     if rnd.random() < 0.05:
         sheet["honours"] = "none"  # beside a deal
     if rnd.random() < 0.2:
@@ -93,8 +100,11 @@ def plain_sheets(draw):
 
 def _declined_by_design(sheet) -> bool:
     """Plain sheets the fast path leaves to the general path though they may score: a deal with a hand void of
-    trumps under a code with chicane (the chicane rows are the general path's), and a deal with honours stated
-    beside it (the general path compares them)."""
+    trumps under a code with chicane (the chicane rows are the general path's), a deal with honours stated
+    beside it (the general path compares them), and revokes under a code that caps a revoking side's score toward
+    game (the cap is the general path's)."""
+    if sheet.get("revokes") and _PLANS[sheet["code"]].rules.revoking_cap is not None:
+        return True
     deal = sheet.get("deal")
     if not isinstance(deal, str):
         return False
@@ -261,3 +271,65 @@ def test_a_score_is_immutable_and_makes_its_entries_once_with_their_reasons_and_
     with pytest.raises(AttributeError):
         s.code = "wcny-1912"  # type: ignore[misc]
     assert s == score_general(sheet)
+
+
+def test_the_honours_of_a_deal_read_from_its_string_are_those_its_cards_hold():
+    # honours_of counts the read_hands form itself (the fast path's); the cards (parse_deal) are counted apart
+    from bridgelaw.scoring.deal import honours_of, parse_deal, read_hands
+    from bridgelaw.values import Strain
+
+    rnd = random.Random(18)
+    seen = set()
+    for _ in range(1500):
+        deal = random_deal(rnd)
+        for strain in Strain:
+            held = honours_of(read_hands(deal), strain)
+            assert held == honours_of(parse_deal(deal), strain), (deal, strain)
+            seen.add(held[1] if held else None)
+    assert len(seen) >= 8, seen  # the deals reach most holdings, none among them
+
+
+def _spelt(rnd: random.Random, deal: str) -> str:
+    """A deal string now and then spelt otherwise, or spoilt: what a table is handed."""
+    how = rnd.randrange(9)
+    if how == 0:
+        return deal.lower()
+    if how == 1:
+        return deal.replace("T", "10")
+    if how == 2:
+        return deal.replace(" ", " " * rnd.randint(2, 12))  # the hands further apart (past 100 characters, too)
+    if how == 3:
+        return deal.replace("A", "K", 1)  # a card twice
+    if how == 4:
+        return deal.replace(".", "", 1)  # three suits
+    if how == 5:
+        return deal + " "
+    return deal
+
+
+def test_the_deal_a_table_remembers_for_the_scorer_is_the_one_the_scorer_reads():
+    # the table reads and checks its deal once and hands the reading to the scorer (deal.remember): it must be
+    # what read_hands would read, and only a deal read_hands takes
+    from bridgelaw.scoring import deal as dealmod
+    from bridgelaw.table import Table
+
+    rnd = random.Random(1913)
+    remembered = 0
+    for _ in range(600):
+        text = _spelt(rnd, random_deal(rnd))
+        dealmod._CACHE.clear()
+        try:
+            Table("wcny-1913", "N", text)
+        except InputError:
+            pass
+        kept = dealmod._CACHE.get(text)
+        dealmod._CACHE.clear()
+        try:
+            read = dealmod.read_hands(text)
+        except InputError:
+            assert kept is None, text
+            continue
+        if kept is not None:
+            remembered += 1
+            assert kept == read and list(kept) == list(read), text
+    assert remembered > 200

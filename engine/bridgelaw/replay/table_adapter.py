@@ -254,9 +254,9 @@ class TableAdapter:
         if table.turn is None or table.current_trick:
             return 0, None, 0, None
         r = 0
-        for ln in lines:
-            if table.phase != "play":
-                break
+        # a line is a whole trick, and the play goes on until the thirteenth unless the table rules (then this
+        # returns): the lines after the last trick are the caller's
+        for ln in lines[:13 - len(table.tricks)] if len(lines) > 13 - len(table.tricks) else lines:
             lead = table.leader
             for s, a in plans[lead]:  # type: ignore[index]
                 try:

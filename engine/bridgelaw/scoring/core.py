@@ -10,6 +10,7 @@ one-spade limit, slams by either side, a revoking side's limits — is scored he
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ..values import Seat, Side, Strain
@@ -25,6 +26,9 @@ Who = Side | Seat
 # what a revoking side still scores: its honours (and chicane), the penalties the other side pays it, and the
 # penalty points other laws gave it
 _KEPT_BY_REVOKERS = frozenset({"honours", "chicane", "revoke", "penalty"})
+
+
+_REVOKES: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # Partnerships.revokes, remembered
 
 
 class Partnerships:
@@ -55,9 +59,29 @@ class Partnerships:
         return (w, "honour", points, "%d under-trick(s) at %d%s", law, "undertricks", short, each, note)
 
     def revokes(self, rules: Rules, sheet: Sheet, per_trick: int, out: list[Row], notes: list[str],
-                where: str) -> tuple[int, set[Who], set[Who], tuple[Side, ...]]:
+                where: str) -> tuple[int, AbstractSet[Who], AbstractSet[Who], tuple[Side, ...]]:
         """Each revoke through the code's provisions: (tricks moved to the declaring side, who scores no trick
-        points, who scores only honours and penalties, the revoking sides)."""
+        points, who scores only honours and penalties, the revoking sides). What the revokes of a deal give
+        depends only on the code, the declarer, the dealer, the trick value and the revokes (offender and choice),
+        so it is worked out once and remembered, as :func:`.revokes.revoke_effects` remembers each ruling."""
+        dealer = sheet.dealer
+        key = (rules.id, sheet.declarer._value_, dealer._value_ if dealer is not None else None, per_trick,
+               tuple((r.offender._value_, r.choice) for r in sheet.revokes))
+        hit = _REVOKES.get(key)
+        if hit is None or hit[0] is not rules:
+            rows: list[Row] = []
+            said: list[str] = []
+            moved, no_trick, only, revokers = self._revokes(rules, sheet, per_trick, rows, said, where)
+            hit = (rules, tuple(rows), tuple(said), moved, frozenset(no_trick), frozenset(only), revokers)
+            if len(_REVOKES) >= 4096:
+                _REVOKES.clear()
+            _REVOKES[key] = hit
+        out.extend(hit[1])
+        notes.extend(hit[2])
+        return hit[3], hit[4], hit[5], hit[6]
+
+    def _revokes(self, rules: Rules, sheet: Sheet, per_trick: int, out: list[Row], notes: list[str],
+                 where: str) -> tuple[int, set[Who], set[Who], tuple[Side, ...]]:
         declarer = sheet.declarer
         dummy = declarer.partner
         offenders = [r.offender for r in sheet.revokes]

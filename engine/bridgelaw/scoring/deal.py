@@ -9,6 +9,7 @@ counted with string operations. :func:`parse_deal` gives the same deal as :class
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from ..errors import InputError
 from ..values import Card, Seat, Side, Strain
@@ -42,6 +43,16 @@ def read_hands(text: object, field_name: str = "deal") -> Hands:
     if len(_CACHE) < 4096:
         _CACHE[text] = out
     return out
+
+
+def remember(text: str, hands: Hands) -> None:
+    """A deal string its caller has read and checked as :func:`read_hands` checks it (the table, the deal it was
+    dealt: 52 distinct cards, thirteen a hand, clockwise from the first seat), kept as :func:`read_hands` keeps
+    it, so that scoring the deal does not read it again (tests/test_scorefast.py holds the two readings equal)."""
+    if len(text) <= 100:  # (read_hands refuses a longer text)
+        if len(_CACHE) >= 4096:
+            _CACHE.clear()
+        _CACHE[text] = hands
 
 
 def _well_formed(text: str) -> Hands | None:
@@ -181,10 +192,21 @@ def voids(hands: Mapping[Seat, tuple[str, str, str, str]], strain: Strain) -> tu
 def honours_of(deal: Mapping[Seat, object], strain: Strain) -> tuple[Side, str] | None:
     """Which side holds honours and how (the key of the code's honours table), or None. ``deal`` is a deal as
     :func:`read_hands` or :func:`parse_deal` gives it."""
-    counts = _counts_any(deal, strain)
+    pairs: tuple[tuple[Side, int, int], ...]  # each side, and the honours each of its hands holds
+    first = next(iter(deal.values()))
+    if type(first) is tuple and len(first) == 4 and type(first[0]) is str:  # as read_hands gives it: count here
+        n, e, s, w = deal[_N], deal[_E], deal[_S], deal[_W]
+        if strain is Strain.NT:
+            pairs = ((Side.NS, _aces(n), _aces(s)), (Side.EW, _aces(e), _aces(w)))
+        else:
+            j = _TRUMP_SUIT[strain._value_]
+            pairs = ((Side.NS, len(n[j].translate(_NOT_HONOURS)), len(s[j].translate(_NOT_HONOURS))),  # type: ignore[index]
+                     (Side.EW, len(e[j].translate(_NOT_HONOURS)), len(w[j].translate(_NOT_HONOURS))))  # type: ignore[index]
+    else:
+        counts = _counts_any(deal, strain)
+        pairs = tuple((side, counts[x], counts[y]) for side, x, y in _SIDES)
     if strain is Strain.NT:
-        for side, x, y in _SIDES:
-            a, b = counts[x], counts[y]
+        for side, a, b in pairs:
             if a == 4 or b == 4:
                 return side, "four_aces_in_one_hand"
             if a + b == 4:
@@ -192,8 +214,7 @@ def honours_of(deal: Mapping[Seat, object], strain: Strain) -> tuple[Side, str] 
             if a + b == 3:
                 return side, "three_aces_between_partners"
         return None
-    for side, x, y in _SIDES:
-        a, b = counts[x], counts[y]
+    for side, a, b in pairs:
         total = a + b
         if total < 3:
             continue
@@ -210,6 +231,13 @@ def honours_of(deal: Mapping[Seat, object], strain: Strain) -> tuple[Side, str] 
             return side, "four_between_partners"
         return side, "three_between_partners"
     return None
+
+
+def _aces(suits: Any) -> int:
+    return ("A" in suits[0]) + ("A" in suits[1]) + ("A" in suits[2]) + ("A" in suits[3])  # type: ignore[no-any-return]
+
+
+_N, _E, _S, _W = Seat.N, Seat.E, Seat.S, Seat.W
 
 
 def _counts_any(deal: Mapping[Seat, object], strain: Strain) -> dict[Seat, int]:

@@ -1,9 +1,11 @@
 """The plain score sheet, read fast: a four-hand deal with only its declarer, contract, tricks and its honours,
-stated or from its deal (and perhaps its dealer, ``original_one_spade`` and a note) — the sheet a duplicate table,
-a rubber or a game engine's table sends most.
+stated or from its deal (and perhaps its dealer, ``original_one_spade``, a note and its revokes) — the sheet a
+duplicate table, a rubber or a game engine's table sends most.
 
 :func:`score_plain` reads such a sheet in one pass, checking each field as the edge does (:mod:`.sheet`), and
-scores it with the deal core's own :func:`.core.play` and :func:`.core.premium` and the code's :class:`.plan.Plan`.
+scores it with the deal core's own :func:`.core.play` and :func:`.core.premium` and the code's :class:`.plan.Plan`
+(a deal with revokes, under a code that does not cap a revoking side's score toward game, with the deal core's
+:func:`.core.score_core` itself, from a :class:`.sheet.Sheet` made here).
 It never refuses a sheet: on anything it does not take — another key, a value of another type or out of range,
 a contract or honours the code does not have, a null — it returns ``None`` and :func:`bridgelaw.scoring.score`
 takes the general path, which scores the sheet or names what is wrong. So the fast path can only score sheets the
@@ -16,19 +18,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InputError
-from ..values import Seat
-from .core import PARTNERSHIPS, play, premium
+from ..values import Seat, Side
+from .core import PARTNERSHIPS, play, premium, score_core
 from .deal import honours_of, read_card_hands, read_hands, voids
 from .model import Row, Score
 from .plan import Plan
 from .sheet import _MAX_TEXT as _MAX_NOTE  # the edge's bound on a note
-from .sheet import original_one_spade
+from .sheet import MAX_LIST, Revoke, Sheet, original_one_spade
 
 __all__ = ["PLAIN_KEYS", "score_plain"]
 
 # the keys score_plain reads, and takes no sheet with any other (its count of the keys given says so)
 PLAIN_KEYS = frozenset(("code", "declarer", "contract", "tricks", "honours", "dealer", "original_one_spade", "note",
-                        "deal"))
+                        "deal", "revokes"))
 _SEATS = {s._value_: s for s in Seat}
 # the declarer's seat, his side (who scores for the declaring side) and the adversaries
 _DECLARING = {s._value_: (s, (s.side._value_,), (s.side.other._value_,)) for s in Seat}
@@ -58,12 +60,15 @@ def score_plain(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] 
     # declarer, contract and tricks, then code, honours, dealer, original_one_spade, note and deal where given
     extra = len(result) - 3 - (h is not None) - ("code" in result)
     dealer_seat = flag = deal = None
+    revoked: tuple[Revoke, ...] | None = ()
     if extra:
         dealer = result.get("dealer")
         flag = result.get("original_one_spade")
         note = result.get("note")
         deal = result.get("deal")
-        if extra != (dealer is not None) + (flag is not None) + (note is not None) + (deal is not None):
+        revokes = result.get("revokes")
+        if extra != (dealer is not None) + (flag is not None) + (note is not None) + (deal is not None) + \
+                (revokes is not None):
             return None
         if dealer is not None:
             dealer_seat = _SEATS.get(dealer) if type(dealer) is str else None
@@ -71,7 +76,12 @@ def score_plain(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] 
                 return None
         if note is not None and (type(note) is not str or len(note) > _MAX_NOTE):
             return None
+        if revokes is not None:
+            revoked = _revokes(revokes)
+            if revoked is None or revoked and plan.rules.revoking_cap is not None:
+                return None  # a revoke the general path names as wrong; a code that caps a revoking side's score
     row: Row | tuple[()] = ()
+    held = None
     if deal is not None or hands is not None:  # honours from the cards (stated as well, they are compared)
         if h is not None or (deal is not None and hands is not None):
             return None
@@ -93,6 +103,8 @@ def score_plain(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] 
         if got is None:
             return None
         row = got
+        if revoked:  # the deal core reads the holding (a side and its key)
+            held = (_SIDES[side], held_key)
     elif h is not None and h != "none":
         return None
     seat, declaring, defending = seated
@@ -102,8 +114,20 @@ def score_plain(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] 
             original, spade_note = original_one_spade(plan.rules, result, cp.contract, seat, dealer_seat, "")
         except InputError:
             return None
+    if revoked:  # the deal core scores the revokes (through the code's provisions) and the rest
+        if held is not None and (held[0]._value_, held[1]) not in cp.honours:
+            held = None  # a holding this code does not score
+        sheet = Sheet(seat, dealer_seat, cp.contract, t, held, None, (), revoked, (), original, None, spade_note)
+        try:
+            rows, notes, _ = score_core(plan.rules, sheet, PARTNERSHIPS, "")
+        except InputError:
+            return None
+        s = _new(Score)
+        s._code, s._rows, s._entries = plan.id, tuple(rows), None
+        s._more = {"notes": tuple(notes)} if notes else None
+        return s
     out: list[Row] = []
-    notes: list[str] = []
+    notes = []
     play(plan.rules, cp, PARTNERSHIPS, declaring, defending, t, 0, original, spade_note, _NO_ONE, out, notes)
     if row:
         out.append(row)  # type: ignore[arg-type]
@@ -117,5 +141,25 @@ def score_plain(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] 
     return s
 
 
+def _revokes(revokes: Any) -> tuple[Revoke, ...] | None:
+    """The sheet's revokes as :func:`.sheet.read_sheet` reads them, or None where it would refuse them (or read a
+    seat spelt otherwise than ``N`` ``E`` ``S`` ``W``)."""
+    if type(revokes) is not list or len(revokes) > MAX_LIST:
+        return None
+    out = []
+    for r in revokes:
+        if type(r) is not dict:
+            return None
+        named = r.get("offender")
+        offender = _SEATS.get(named) if type(named) is str else None
+        choice = r.get("choice")
+        if offender is None or len(r) != 1 + ("choice" in r) or \
+                "choice" in r and (type(choice) is not str or len(choice) > 40):
+            return None
+        out.append(Revoke(offender, choice))
+    return tuple(out)
+
+
+_SIDES = {s._value_: s for s in (Side.NS, Side.EW)}
 _new = object.__new__
 _BOTH = {"NS": ("NS", "EW"), "EW": ("EW", "NS")}  # the declaring side, then the adversaries

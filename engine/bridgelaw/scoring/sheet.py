@@ -35,7 +35,7 @@ _DEAL_KEY_SET = frozenset(DEAL_KEYS)
 _SEAT = {s.value: s for s in Seat}
 _SIDE = {"NS": Side.NS, "EW": Side.EW}
 _COLUMNS = ("trick", "honour")
-_MAX_LIST = 52  # revokes, penalties: no more than the cards of a deal
+MAX_LIST = _MAX_LIST = 52  # revokes, penalties: no more than the cards of a deal
 _MAX_POINTS = 100_000
 _MAX_TEXT = 500
 

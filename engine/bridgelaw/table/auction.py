@@ -193,7 +193,9 @@ class Auction(TableParts):
     def _close_auction(self) -> None:
         """The last bid is final, doubled or redoubled by what followed it."""
         calls = self._st.calls
-        last = max(i for i, c in enumerate(calls) if c.call[0].isdigit())
+        last = len(calls) - 1
+        while last > 0 and not calls[last].call[0].isdigit():  # the last bid (the auction closes only on one)
+            last -= 1
         bidder, final = calls[last].seat, calls[last].call
         after = [c.call for c in calls[last + 1:]]
         doubled = 2 if "XX" in after else 1 if "X" in after else 0

@@ -14,8 +14,11 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Sequence
 
+from ..dealresult import four_handed_result
 from ..errors import InputError, MalformedActionError, OutOfTurnError, RulingPendingError, TableStateError
 from ..loader import Code, load_code
+from ..scoring import score as _score
+from ..scoring.deal import remember
 from ..values import Card, Option, Ruling, Seat
 from . import remedies
 from .auction import Auction
@@ -26,7 +29,7 @@ from .base import (
 from .model import Rules, rules_of
 from .persist import Persistence
 from .play import Play
-from .rulings import rule_cached, shown_facts
+from .rulings import named, rule_cached, shown_facts
 from .state import (
     OVER, CallRecord, HistoryEntry, Obligation, Pending, Phase, Revoke, RulingRecord, TableState, entry_of, legacy_view,
     rulings_of,
@@ -39,6 +42,7 @@ __all__ = ["Table", "Answer", "Outcome", "PlayedTrick", "find_variant", "DETECTE
 
 _PHASES = {p.value: p for p in Phase}
 _CONTRACTS: dict[tuple[str, str], tuple[Code, "Contract"]] = {}  # (code, contract text) -> its Contract
+_VARIANT_OF: dict[str, tuple[Code, type["Table"]]] = {}  # code id -> (the code, the table class find_variant gives)
 
 
 def find_variant(code: Code) -> type["Table"]:
@@ -59,15 +63,18 @@ def _hands_of(deal: str) -> dict[str, list[str]]:
     parts = rest.split()
     if order is not None and len(parts) == 4:
         hands: dict[str, list[str]] = {}
+        dealt: dict[Seat, tuple[str, str, str, str]] = {}
         for seat, hand in zip(order, parts):
             suits = hand.split(".")
             cards = [s + r for s, ranks in zip("SHDC", suits) for r in ranks]
             if len(cards) != 13 or len(suits) != 4:
                 break
             hands[seat] = cards
+            dealt[_SEAT[seat]] = (suits[0], suits[1], suits[2], suits[3])
         else:
             h = list(hands.values())
             if _CARD_TEXTS.issubset([*h[0], *h[1], *h[2], *h[3]]):  # 52 cards, each of the deck once
+                remember(deal, dealt)  # read and checked: the scorer need not read it again
                 return {s: hands[s] for s in "NESW"}
     from ..scoring import parse_deal
 
@@ -98,7 +105,11 @@ class Table(Auction, Play, Persistence):
     def __new__(cls, code: str | Code = "wcny-1913", dealer: str | Seat = "S", deal: str | None = None,
                 detect: bool = True, history: Iterable[Any] | None = None) -> "Table":
         if cls is Table:
-            cls = find_variant(code if isinstance(code, Code) else load_code(code))
+            c = code if isinstance(code, Code) else load_code(code)
+            hit = _VARIANT_OF.get(c.id)
+            if hit is None or hit[0] is not c:
+                hit = _VARIANT_OF[c.id] = (c, find_variant(c))
+            cls = hit[1]
         return object.__new__(cls)
 
     def __init__(self, code: str | Code, dealer: str | Seat = "S", deal: str | None = None,
@@ -109,7 +120,7 @@ class Table(Auction, Play, Persistence):
                              f"{self.players}-handed {self.game}: build Table({c.id!r}, ...)")
         self.code: Code = c
         self.rules: Rules = rules_of(c)
-        d = Seat.parse(dealer, "dealer").value
+        d = dealer if type(dealer) is str and dealer in _LHO else Seat.parse(dealer, "dealer").value
         if deal is not None and not isinstance(deal, str):
             raise InputError("deal", f"expected a PBN deal such as 'N:AKQ2.K53.J84.A92 ...', got {deal!r}")
         if not isinstance(detect, bool):
@@ -184,8 +195,8 @@ class Table(Auction, Play, Persistence):
         tricks = None
         if st.phase == "done" and st.declarer:
             side = _SIDE[st.declarer]
-            tricks = sum(1 for t in st.tricks if _SIDE[t.winner] == side)
-        return Outcome(Phase(st.phase), self._contract_text(), st.doubled,
+            tricks = [_SIDE[t.winner] for t in st.tricks].count(side)
+        return Outcome(_PHASES[st.phase], self._contract_text(), st.doubled,
                        _SEAT[st.declarer] if st.declarer and st.phase == "done" else None, tricks, self.score())
 
     @property
@@ -404,9 +415,12 @@ class Table(Auction, Play, Persistence):
         return incident
 
     def _pend(self, r: Ruling, incident: dict[str, Any], offender: str, facts: dict[str, Any],
-              call: tuple[str, str] | None, card: tuple[str, str] | None) -> Answer:
-        self._st.pending = Pending(r.irregularity, offender, facts, incident, call, card, ruling=r)
-        return Answer(False, r.irregularity, shown_facts(r), r)
+              call: tuple[str, str] | None, card: tuple[str, str] | None, legal: bool = False, note: str = "",
+              revoke: int | None = None) -> Answer:
+        """The ruling waits (``revoke``: the trick of the established revoke it is about); the answer says so
+        (``legal``: the action stands and the ruling is due, as an established revoke's)."""
+        self._st.pending = Pending(r.irregularity, offender, facts, incident, call, card, revoke=revoke, ruling=r)
+        return Answer(legal, r.irregularity, shown_facts(r), r, note=note)
 
     def _due(self) -> Answer:
         """A ruling deferred until the declarer was known, now due (the call was legal; apply the ruling)."""
@@ -424,11 +438,16 @@ class Table(Auction, Play, Persistence):
     def _auction_record(self, extra: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
         """The calls so far (and ``extra`` (seat, call) pairs) as an incident's auction; with ``callers``
         where a call out of turn allowed to stand took the auction out of its rotation."""
-        pairs = [(c.seat, c.call) for c in self._st.calls] + list(extra)
+        pairs = [(c.seat, c.call) for c in self._st.calls]
+        if extra:
+            pairs += extra
         out: dict[str, Any] = {"auction": [c for _, c in pairs]}
         order = _rotation(self._st.dealer, self.code.players)
-        if any(w != order[i % len(order)] for i, (w, _) in enumerate(pairs)):
-            out["callers"] = [w for w, _ in pairs]
+        n = len(order)
+        for i, (w, _) in enumerate(pairs):
+            if w != order[i % n]:
+                out["callers"] = [w for w, _ in pairs]
+                break
         return out
 
     def _report_extra(self) -> dict[str, Any]:
@@ -494,15 +513,11 @@ class Table(Auction, Play, Persistence):
         """The deal as a scoring result (``schema/score.schema.json``): see :mod:`bridgelaw.dealresult`.
         ``tricks``: the declarer's side's tricks as stated, for a play that stopped before its end (a claim
         conceded); the tricks played must leave room for them."""
-        from ..dealresult import four_handed_result
-
         return four_handed_result(self.code, self._st, self._contract_text(), tricks)
 
     def score(self, tricks: int | None = None) -> "Score":
         """The deal scored (``tricks``: as :meth:`result`)."""
-        from ..scoring import score
-
-        return score(self.result(tricks))
+        return _score(self.result(tricks))
 
     # ------------------------------------------------------------------ history, undo, copy
 
@@ -511,8 +526,8 @@ class Table(Auction, Play, Persistence):
         if r is None:
             return HistoryEntry(action, seat, args, ans.legal)
         p = self._st.pending
-        return HistoryEntry(action, seat, args, ans.legal, r.irregularity, p.offender if p else None,
-                            tuple(dict.fromkeys(o.id for o in r.options)), tuple(law.number for law in r.laws))
+        options, laws = named(r)
+        return HistoryEntry(action, seat, args, ans.legal, r.irregularity, p.offender if p else None, options, laws)
 
     def _log(self, action: str, seat: str | None, args: dict[str, Any], ans: Answer) -> None:
         self._st.history.append(self._entry(action, seat, args, ans))

@@ -256,7 +256,9 @@ def _record_effect(t: "Table", e: dict[str, Any], act: Act) -> None:
 
 
 def _record(t: "Table", e: dict[str, Any], act: Act) -> None:
-    t._st.recorded.append(RecordedEffect(dict(e), act.law, act.pending.kind))
+    # a copy, its lists too: the effect's plain data is the ruling's, shared by every table that applies it
+    t._st.recorded.append(RecordedEffect({k: list(v) if type(v) is list else v for k, v in e.items()}, act.law,
+                                         act.pending.kind))
 
 
 def _no_double_entry(t: "Table", e: dict[str, Any]) -> NoDouble:

@@ -47,30 +47,43 @@ class Play(TableParts):
             self._refuse_while_pending()
         if st.phase != "play":
             raise OutOfTurnError("card", f"no card can be played now (phase {st.phase})")
+        hands = st.hands
+        cur = st.current
+        if type(seat) is str and type(card) is str and seat == (_LHO[cur[-1][0]] if cur else st.leader) \
+                and hands is not None and not st.exposed and not st.obligations and st.detect:
+            # the common case, inline: the seat to play (so a seat) plays a card of his hand (so a card), no
+            # penalty in force; the card leaves the hand for the trick
+            hand: list[str] | None = hands[seat]
+            try:
+                hand.remove(card)  # type: ignore[union-attr]
+            except ValueError:
+                hand = None  # not a card he holds as written: the general path below says what it is
+            if hand is not None:
+                if cur:
+                    led = cur[0][1][0]
+                    if card[0] != led:  # a renounce: a revoke if he holds the suit led (as _note_revoke notes it)
+                        for x in hand:
+                            if x[0] == led:
+                                st.revokes.append(Revoke(seat, len(st.tricks) + 1))
+                                break
+                cur.append((seat, card))
+                ans = _LEGAL
+                if len(cur) == 4:
+                    self._quit_trick()
+                    if st.revokes and st.phase == "done":  # the last trick quitted: the deal is over
+                        ans = self._established_revokes()
+                elif st.revokes and len(cur) == 1 and not st.revokes[-1].established:
+                    # the trick of a revoke was turned and quitted, and a card is played to the next: established
+                    # (revokes are established in the order made: the last one established, all are)
+                    ans = self._established_revokes()
+                st.history.append(("play", seat, card) if ans is _LEGAL else
+                                  self._entry("play", seat, {"card": card}, ans))
+                return ans
         sv = seat if type(seat) is str and seat in _LHO else self._seat(seat)
         ct = card if type(card) is str and card in _CARD_TEXTS else self._card(card)
-        hands = st.hands
         if hands is not None and ct not in hands[sv]:
             raise MalformedActionError("card", f"{sv} does not hold {ct}")
-        cur = st.current
-        if sv == (_LHO[cur[-1][0]] if cur else st.leader) and hands is not None and not st.exposed \
-                and not st.obligations and st.detect:
-            # the common case, inline: in turn, no penalty in force; the card leaves the hand for the trick
-            hand = hands[sv]
-            if cur and ct[0] != cur[0][1][0]:
-                self._note_revoke(sv, ct, cur, hand)
-            hand.remove(ct)
-            cur.append((sv, ct))
-            ans = _LEGAL
-            if len(cur) == 4:
-                self._quit_trick()
-                if st.revokes and st.phase == "done":  # the last trick quitted: the deal is over
-                    ans = self._established_revokes()
-            elif st.revokes and len(cur) == 1:
-                # the trick of a revoke was turned and quitted, and a card is played to the next: established
-                ans = self._established_revokes()
-        else:
-            ans = self._play(sv, ct)
+        ans = self._play(sv, ct)
         st.history.append(("play", sv, ct) if ans is _LEGAL else self._entry("play", sv, {"card": ct}, ans))
         return ans
 
@@ -205,7 +218,8 @@ class Play(TableParts):
     def _quit_trick(self) -> None:
         st = self._st
         cur = st.current
-        win = trick_winner(cur, self._trump())
+        tc = self._tc
+        win = trick_winner(cur, tc[1] if tc[0] == st.contract else self._trump())
         st.tricks.append(Trick(cur[0][0], cur, win))
         st.current = []
         st.leader = win
@@ -227,13 +241,13 @@ class Play(TableParts):
                 real = [r for r in st.revokes if r.established and r.seat != dummy and r.penalized is not False]
                 n = max(1, sum(1 for r in real if _SIDE[r.seat] == side))
                 both = len({_SIDE[r.seat] for r in real}) == 2
-                ans = self._ruled("revoke", rv.seat, {"established": True, "revokes_by_side": n,
-                                                      "both_sides_revoked": both, "quitted": True,
-                                                      **self._deal_facts()})
-                st.pending.revoke = rv.trick  # type: ignore[union-attr]
-                return Answer(True, ans.kind, ans.facts, ans.ruling,
-                              note=f"{rv.seat}'s revoke in trick {rv.trick} is established: its trick was "
-                                   "turned and quitted" + ("" if done == 13 else " and a card played to the next"))
+                facts = {"established": True, "revokes_by_side": n, "both_sides_revoked": both, "quitted": True,
+                         **self._deal_facts()}
+                incident = self._incident("revoke", rv.seat, facts, {})
+                # the card that establishes it stands (a legal answer), and the ruling on the revoke is due
+                return self._pend(rule_cached(self.code, incident), incident, rv.seat, facts, None, None, True,
+                                  f"{rv.seat}'s revoke in trick {rv.trick} is established: its trick was turned and "
+                                  "quitted" + ("" if done == 13 else " and a card played to the next"), rv.trick)
         return _LEGAL
 
     def quit_trick(self) -> Answer:

@@ -9,7 +9,7 @@ effect still fail, the state is put back from the history, exactly as it was.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import (
     BridgelawError, IllegalActionError, MalformedActionError, OutOfTurnError, RulingPendingError,
@@ -65,6 +65,49 @@ def apply(t: "Table", option: str | Option | None, suit: str | None, by: str | N
     oid = option.id if isinstance(option, Option) else option
     if oid is not None and not isinstance(oid, str):
         raise MalformedActionError("option", f"expected an option id, got {oid!r}")
+    key = (id(r), oid, by)
+    hit = _CHOICES.get(key)
+    if hit is None or hit[0] is not r:
+        hit = _choice(r, oid, by)
+        if len(_CHOICES) >= 4096:
+            _CHOICES.clear()
+        _CHOICES[key] = hit
+    _, chosen, declined, plain, asks_suit = hit
+    if p.done:  # a deferred ruling's effects carried out in the auction
+        left = list(plain)
+        for done in p.done:
+            if done in left:
+                left.remove(done)
+        plain = tuple(left)
+        asks_suit = next((e["kind"] for e in plain if e["kind"] in ("call_lead", "forbid_lead")
+                          and not e.get("suit")), None)
+    if asks_suit and not suit:  # what the chooser must name, asked before anything moves
+        raise MalformedActionError("suit", f"the remedy {'calls' if asks_suit == 'call_lead' else 'forbids'} "
+                                   "a suit the chooser names: apply(..., suit=...)")
+    fix = _correction(t, p, plain, card) if p.correction is not None else None
+    remedy = chosen.id if chosen else "declined" if declined else "effects"
+    # who chose: the seat named, else the option's chooser where it is one seat or side (of "either other
+    # player", unnamed, the history says no one)
+    who = by if isinstance(by, str) else chosen.chooser if chosen and isinstance(chosen.chooser, str) else None
+    try:  # from here the state moves; should an effect fail, the history puts it back
+        _carry_out(t, p, r, chosen, declined, plain, fix, suit, card, remedy, who)
+    except BridgelawError:
+        t._restore()
+        raise
+    args = {k: v for k, v in (("option", oid), ("suit", suit), ("card", card)) if v is not None}
+    due = st.pending.kind if st.pending is not None else None
+    st.history.append(HistoryEntry("apply", who, args, True, p.kind, p.offender, remedy=remedy, due=due))
+    return r
+
+
+_CHOICES: dict[tuple[int, str | None, Any], tuple[Ruling, Option | None, bool, tuple[dict[str, Any], ...], str | None]] = {}
+
+
+def _choice(r: Ruling, oid: str | None, by: Any) -> tuple[Ruling, Option | None, bool, tuple[dict[str, Any], ...],
+                                                         str | None]:
+    """The option ``oid`` chosen by ``by`` under ruling ``r``, checked: (the ruling, the option or None, whether
+    the one remedy offered is declined, the effects to carry out as plain data, the kind of an effect whose suit
+    the chooser must name). Remembered by :func:`apply`: a ruling is immutable, so is what a choice of it gives."""
     ids = list(dict.fromkeys(o.id for o in r.options))
     # the one remedy a law offers ("may demand ...") may be declined: the irregular call or card stands
     declined = bool(r.options) and oid is None and len(ids) == 1
@@ -79,33 +122,13 @@ def apply(t: "Table", option: str | Option | None, suit: str | None, by: str | N
             raise IllegalActionError("by", f"{oid!r} is chosen by {', '.join(whom)}; got {by!r}")
     elif oid is not None:
         raise MalformedActionError("option", "this ruling has no options")
-    effects = list(r.effects) + (list(chosen.effects) if chosen else [])
-    for done in p.done or ():  # a deferred ruling's effects carried out in the auction
-        same = next((e for e in effects if e.to_dict() == done), None)
-        if same is not None:
-            effects.remove(same)
-    for e in effects:  # what the chooser must name, asked before anything moves
-        if e.kind.value in ("call_lead", "forbid_lead") and not e.get("suit") and not suit:
-            raise MalformedActionError("suit", f"the remedy {'calls' if e.kind.value == 'call_lead' else 'forbids'} "
-                                       "a suit the chooser names: apply(..., suit=...)")
-    fix = _correction(t, p, effects, card) if p.correction is not None else None
-    remedy = chosen.id if chosen else "declined" if declined else "effects"
-    # who chose: the seat named, else the option's chooser where it is one seat or side (of "either other
-    # player", unnamed, the history says no one)
-    who = by if isinstance(by, str) else chosen.chooser if chosen and isinstance(chosen.chooser, str) else None
-    try:  # from here the state moves; should an effect fail, the history puts it back
-        _carry_out(t, p, r, chosen, declined, [e.to_dict() for e in effects], fix, suit, card, remedy, who)
-    except BridgelawError:
-        t._restore()
-        raise
-    args = {k: v for k, v in (("option", oid), ("suit", suit), ("card", card)) if v is not None}
-    due = st.pending.kind if st.pending is not None else None
-    st.history.append(HistoryEntry("apply", who, args, True, p.kind, p.offender, remedy=remedy, due=due))
-    return r
+    plain = tuple(e.to_dict() for e in (*r.effects, *(chosen.effects if chosen else ())))
+    asks = next((e["kind"] for e in plain if e["kind"] in ("call_lead", "forbid_lead") and not e.get("suit")), None)
+    return r, chosen, declined, plain, asks
 
 
 def _carry_out(t: "Table", p: Pending, r: Ruling, chosen: Option | None, declined: bool,
-               effects: list[dict[str, Any]], fix: Fix | None, suit: str | None, card: str | None,
+               effects: Sequence[dict[str, Any]], fix: Fix | None, suit: str | None, card: str | None,
                remedy: str, who: str | None) -> None:
     st = t._st
     st.pending = None
@@ -130,7 +153,7 @@ def _carry_out(t: "Table", p: Pending, r: Ruling, chosen: Option | None, decline
     t._next_deferred()
 
 
-def _correction(t: "Table", p: Pending, effects: list[Any], card: str | None) -> Fix:
+def _correction(t: "Table", p: Pending, effects: Sequence[dict[str, Any]], card: str | None) -> Fix:
     """Work out a revoke corrected in time (checked before anything moves): the card played in error,
     and the card of the suit led that replaces it."""
     st = t._st
@@ -140,7 +163,7 @@ def _correction(t: "Table", p: Pending, effects: list[Any], card: str | None) ->
     i = next(i for i, (w, _) in enumerate(cards) if w == seat)
     wrong, led = cards[i][1], cards[0][1][0]
     suit = [c for c in st.hands[seat] if c[0] == led] if st.hands is not None else []
-    how = next((e.kind.value for e in effects if e.kind.value in ("play_highest", "play_lowest")), None)
+    how = next((e["kind"] for e in effects if e["kind"] in ("play_highest", "play_lowest")), None)
     if how and suit:
         right = (max if how == "play_highest" else min)(suit, key=lambda c: RANK_INDEX[c[1]])
     else:

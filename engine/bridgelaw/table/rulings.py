@@ -14,10 +14,11 @@ from ..loader import Code
 from ..referee import rule
 from ..values import Ruling
 
-__all__ = ["rule_cached", "shown_facts", "clear"]
+__all__ = ["rule_cached", "shown_facts", "named", "clear"]
 
 _MEMORY: dict[str, tuple[Code, Ruling]] = {}
 _SHOWN: dict[int, tuple[Ruling, dict[str, Any]]] = {}
+_NAMED: dict[int, tuple[Ruling, tuple[str, ...], tuple[str, ...]]] = {}
 _LIMIT = 4096
 _HIDDEN = ("dealer", "eldest", "offender")
 
@@ -39,6 +40,7 @@ def rule_cached(code: Code, incident: Mapping[str, Any]) -> Ruling:
     if len(_MEMORY) >= _LIMIT:
         _MEMORY.clear()
         _SHOWN.clear()
+        _NAMED.clear()
     _MEMORY[key] = (code, r)
     return r
 
@@ -53,6 +55,17 @@ def shown_facts(r: Ruling) -> dict[str, Any]:
     return dict(hit[1])
 
 
+def named(r: Ruling) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ruling's option ids (each once, in order) and the numbers of its laws, as the history records them."""
+    hit = _NAMED.get(id(r))
+    if hit is None or hit[0] is not r:
+        if len(_NAMED) >= _LIMIT:
+            _NAMED.clear()
+        hit = _NAMED[id(r)] = (r, tuple(dict.fromkeys(o.id for o in r.options)), tuple(law.number for law in r.laws))
+    return hit[1], hit[2]
+
+
 def clear() -> None:
     _MEMORY.clear()
     _SHOWN.clear()
+    _NAMED.clear()
