@@ -465,6 +465,7 @@ class Table(Auction, Play, Persistence):
         if not isinstance(kind, str):
             raise MalformedActionError("kind", f"expected an irregularity kind (bridgelaw kinds), got {kind!r}")
         _plain_facts(facts)
+        self._refuse_before_its_phase(kind)
         try:
             ans = self._ruled(kind, s, dict(facts), **self._report_extra())
         except TableStateError:
@@ -473,6 +474,17 @@ class Table(Auction, Play, Persistence):
             raise MalformedActionError(e.field, e.message) from None
         self._log("report", s, {"kind": kind, "facts": dict(facts)}, ans)
         return ans
+
+    def _refuse_before_its_phase(self, kind: str) -> None:
+        """An irregularity of the play (its phase in the catalogue) cannot have happened while the auction is on:
+        the declarer, the dummy and the leader it is ruled by are not yet known."""
+        from ..catalogue import load_kinds
+        from ..wording import kind_name
+
+        k = load_kinds()[1].get(kind)
+        if k is not None and k.phase == "play" and self._st.phase == "auction":
+            raise OutOfTurnError("kind", f"{kind_name(kind)} is an irregularity of the play, and the auction "
+                                         "is not over (report it when the play has begun)")
 
     def answer(self, **facts: Any) -> Ruling:
         """Answer the pending ruling's questions (facts the table cannot see); returns the ruling anew."""
