@@ -675,6 +675,20 @@ def test_a_casebook_incident_mutated_is_ruled_or_refused_never_a_server_error(de
 # ------------------------------------------------------------------ OpenAPI and schemathesis
 
 
+@pytest.mark.parametrize("q", ["\x1d", " \x1c\t", "\u3000", "\ufeff", "a", " 84 "])
+def test_the_search_schema_counts_blanks_as_the_engine_does(desk, q):
+    """A query the published pattern takes is searched; one it refuses, the engine refuses too (``\\S`` would
+    differ: Python's blanks include U+001C-U+001F, ECMA-262's do not)."""
+    import re
+    from urllib.parse import quote
+
+    status, _, doc = desk.request("GET", "/openapi.json")
+    (param,) = [p for p in doc["paths"]["/search"]["get"]["parameters"] if p["name"] == "q"]
+    takes = re.search(param["schema"]["pattern"], q) is not None
+    status, _, body = desk.request("GET", "/search?q=" + quote(q))
+    assert (status == 200) == takes and takes == bool(q.strip()), (q, status, body)
+
+
 def test_openapi_document_is_valid_and_reuses_the_schemas(desk):
     status, _, doc = desk.request("GET", "/openapi.json")
     assert status == 200 and doc["openapi"].startswith("3.1")

@@ -218,6 +218,13 @@ _REPLAYED = {"X-Bridgelaw-Replayed": {"description": "`true`: answered from the 
                                                      "already used with this request", "schema": {"const": "true"}}}
 
 
+#: A character that is not blank as the engine reads blanks (Python's ``str.strip``), written out so that the
+#: schema's regular-expression dialect and Python's agree (``\S`` differs: Python counts U+001C-U+001F as
+#: blanks, ECMA-262 does not).
+_NOT_BLANK = ("[^\\t\\n\\u000b\\f\\r\\u001c-\\u001f \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029"
+              "\\u202f\\u205f\\u3000]")
+
+
 def _op(op_id: str, summary: str, responses: dict[str, Any], params: list[Any] | None = None,
         body: str | None = None) -> dict[str, Any]:
     op: dict[str, Any] = {"operationId": op_id, "summary": summary, "responses": responses}
@@ -266,8 +273,8 @@ def document(code_ids: list[str], kind_ids: list[str], token: bool = False, max_
             [_path("id", {"type": "string"}, "a code id"), _path("n", {"type": "string"}, "a law number: 84, 50b, E1")])},
         "/search": {"get": _op("search", "every law whose text says it (as `bridgelaw search TEXT --json`)",
                                {**_ok(_arr(_ref("SearchHit")), "the laws"), **_err(400, 422)},
-                               [_q("q", {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"}, True,
-                                   "words (not only blanks)"),
+                               [_q("q", {"type": "string", "minLength": 1, "maxLength": 200,
+                                         "pattern": _NOT_BLANK}, True, "words (not only blanks)"),
                                 _q("code", code, False, "only this code")])},
         "/rule": {"post": _op("rule", "rule on an incident (as `bridgelaw rule - --json`); a complete ruling "
                                       "is recorded in the ruling log",
