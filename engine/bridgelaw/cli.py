@@ -252,7 +252,9 @@ def score_sheet(s: Any) -> str:
 
     def row(e: Any) -> str:
         tag = f" (law {e.law})"
-        cell = f"{e.points:>5} " + e.reason[:width - 8 - len(tag)] + tag
+        room = width - 8 - len(tag)
+        why = e.reason if len(e.reason) <= room else e.reason[:room - 1] + "…"  # never a cut that reads as whole
+        cell = f"{e.points:>5} " + why + tag
         return "|".join(f"{cell if c == e.side.value else '':<{width}}" for c in cols).rstrip()
 
     for e in [e for e in s.entries if e.column == "honour"]:  # a rubber's entries hold every deal's and its own
