@@ -31,7 +31,7 @@ from .conditions import (
 )
 from .cache import cached, store
 from .catalogue import FactSpec, Kind, load_kinds, load_topics
-from .errors import ConditionError, LawFileError, UnknownCodeError, did_you_mean
+from .errors import ConditionError, InputError, LawFileError, UnknownCodeError, did_you_mean
 from .parameters import bind as bind_parameters, render as render_label
 from .resources import grammar_path, laws_dir, schema_dir
 from .seats import SeatModel, chooser_faults, model_for
