@@ -316,7 +316,9 @@ def play(rules: Rules, cp: ContractPlan, who: Partnerships, declaring: tuple[str
                 limit, slaw = rules.spade_limit  # type: ignore[misc]
                 if points > limit:
                     points, law = limit, slaw
-                    note = " (limited to %d on the dealer's original one spade)" % limit
+                    # the limit's reach is the code's (one_spade_limit_applies_to): say the one it applied
+                    note = (" (limited to %d on one spade)" if cp.limit_always
+                            else " (limited to %d on the dealer's original one spade)") % limit
             elif spade_note and cp.limit_if_original and points > rules.spade_limit[0]:  # type: ignore[index]
                 notes.append("The limit of loss on the dealer's original one spade (law "
                              f"{rules.spade_limit[1]}) is not applied: the sheet names neither the dealer "  # type: ignore[index]
