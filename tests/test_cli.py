@@ -79,6 +79,45 @@ def test_score_prints_a_three_hand_sheet_player_by_player():
     assert "250  rubber (law T14)" in p.stdout and "settlement:" in p.stdout and "totals: N " in p.stdout
 
 
+def _printed_entries(sheet: str, players: bool, reasons: list[str]) -> list[tuple[str, int]]:
+    """(who, points) of every entry line a printed score sheet shows; each reason shown goes in ``reasons``."""
+    import re
+    got = []
+    for line in sheet.splitlines():
+        if "(law " not in line or line.startswith(("note:", "settlement:", "rubber:")):
+            continue
+        if players:
+            m = re.match(r"^  (\w+)\s+(\d+)  ", line)
+            got.append((m.group(1), int(m.group(2))))
+        else:
+            left, _, right = line.partition("|")
+            cell, who = (left, "NS") if left.strip() else (right, "EW")
+            got.append((who, int(cell.split()[0])))
+            why = cell.split(None, 1)[1].rsplit(" (law ", 1)[0]
+            reasons.append(why)
+    return sorted(got)
+
+
+def test_every_casebook_score_sheet_prints_each_entry_once_in_its_column():
+    """The printed sheet shows exactly the score's entries: a three-hand rubber's game bonuses stand where each
+    game was won, inside the deals' run of entries, and are not lost or shown as another entry."""
+    from bridgelaw import api
+    from bridgelaw.cli import score_sheet
+    from bridgelaw.scoring import score
+
+    import yaml
+    files = sorted((ROOT / "rulings").glob("*/scores/*.yaml"))
+    assert files
+    for f in files:
+        s = score(api.unwrap(yaml.safe_load(f.read_text()), "result", "code"))
+        want = sorted((e.side.value, e.points) for e in s.entries)
+        shown: list[str] = []
+        assert _printed_entries(score_sheet(s), bool(s.players), shown) == want, f.name
+        full = {e.reason for e in s.entries}
+        for why in shown:  # a reason too long for its column is cut with a mark, never so it reads as another
+            assert why in full or (why.endswith("…") and any(r.startswith(why[:-1]) for r in full)), (f.name, why)
+
+
 def test_three_hand_auction_reseats_the_table():
     p = run("auction", "--code", "wcny-1913-three-hand", "--dealer", "S", "1H", "2C", "P", "P")
     assert p.returncode == 0, p.stderr

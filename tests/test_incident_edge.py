@@ -103,7 +103,11 @@ def test_the_desks_schema_refuses_what_only_the_code_can_tell():
                 {"code": "wcny-1913-three-hand", "irregularity": "revoke", "dealer": "S", "declarer": "N"},
                 {"code": "wcny-1913-three-hand", "irregularity": "insufficient_bid", "dealer": "S", "offender": "N"},
                 {"code": "wcny-1913-three-hand", "irregularity": "insufficient_bid", "dealer": "S",
-                 "auction": ["1H", "1D"], "callers": ["S", "N"]}):
+                 "auction": ["1H", "1D"], "callers": ["S", "N"]},
+                # a call-out-of-turn record holds the calls before the offence: offence_at cannot point into it
+                {"code": "wcny-1913", "irregularity": "call_out_of_turn", "dealer": "S", "offender": "E",
+                 "auction": ["1H", "1S", "P", "P"], "callers": ["S", "E", "W", "N"], "offence_at": 1,
+                 "facts": {"call": "1S"}}):
         assert not v.is_valid(bad), bad
         with pytest.raises(InputError):
             bridgelaw.rule(bad)

@@ -243,9 +243,8 @@ def score_sheet(s: Any) -> str:
     """The score as the books print it: honours above the line, tricks below, a column for each side (each
     player, in three-hand)."""
     lines = [f"Score under {s.code}", ""]
-    deals = s.deals or (s,)
     if s.players:
-        return _player_sheet(s, lines, deals)
+        return _player_sheet(s, lines)
     cols = ["NS", "EW"]
     width = 81 // len(cols) - 1
     lines.append("|".join(f"{c:^{width}}" for c in cols))
@@ -253,16 +252,15 @@ def score_sheet(s: Any) -> str:
 
     def row(e: Any) -> str:
         tag = f" (law {e.law})"
-        cell = f"{e.points:>5} " + e.reason[:width - 8 - len(tag)] + tag
+        room = width - 8 - len(tag)
+        why = e.reason if len(e.reason) <= room else e.reason[:room - 1] + "…"  # never a cut that reads as whole
+        cell = f"{e.points:>5} " + why + tag
         return "|".join(f"{cell if c == e.side.value else '':<{width}}" for c in cols).rstrip()
 
-    for e in [e for d in deals for e in d.entries if e.column == "honour"]:
+    for e in [e for e in s.entries if e.column == "honour"]:  # a rubber's entries hold every deal's and its own
         lines.append(row(e))
-    if s.rubber is not None:
-        for e in s.entries[len([x for d in deals for x in d.entries]):]:
-            lines.append(row(e))
     lines.append("+".join("=" * width for _ in cols))
-    for e in [e for d in deals for e in d.entries if e.column == "trick"]:
+    for e in [e for e in s.entries if e.column == "trick"]:
         lines.append(row(e))
     lines.append("+".join("-" * width for _ in cols))
     t = s.totals()
@@ -276,13 +274,12 @@ def score_sheet(s: Any) -> str:
     return "\n".join(lines)
 
 
-def _player_sheet(s: Any, lines: list[str], deals: tuple[Any, ...]) -> str:
+def _player_sheet(s: Any, lines: list[str]) -> str:
     """Three-hand: each player scores for himself (T12, T13), one line an entry, honours above the line."""
-    extra = list(s.entries[len([x for d in deals for x in d.entries]):]) if s.rubber is not None else []
     for title, column in (("above the line (honours)", "honour"), ("below the line (tricks)", "trick")):
         lines.append(title)
-        for e in [e for d in deals for e in d.entries if e.column == column] + \
-                [e for e in extra if e.column == column]:
+        # a rubber's entries hold every deal's in order, with each game bonus where the game was won (T14)
+        for e in [e for e in s.entries if e.column == column]:
             lines.append(f"  {e.side.value}  {e.points:>5}  {e.reason} (law {e.law})")
     t = s.totals()
     lines.append("totals: " + ", ".join(f"{p.value} {t.get(p.value, {}).get('total', 0)}" for p in s.players))

@@ -494,7 +494,12 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
             elif kind_id == "impossible_bid" and req is not None:
                 raise InputError("irregularity", f"{call.text} over {prev.text} can be made sufficient at "
                                  f"{req.text}: that is an insufficient bid, not an impossible one")
-    elif kind_id in ("call_out_of_turn", "pass_out_of_turn", "double_out_of_turn"):
+    elif inc.offence_at is not None:  # else it would be ignored: the turn, condonation, read from the wrong calls
+        raise InputError("offence_at", f"points at the offending call of the record, but a {kind_id} record holds "
+                         "only the calls before the offence (the offending call, if any, is facts.call; whether an "
+                         "adversary called after it, facts.condoned); offence_at goes with "
+                         + ", ".join(sorted(_IN_ROTATION)))
+    if kind_id in ("call_out_of_turn", "pass_out_of_turn", "double_out_of_turn"):
         if kind_id in _PASS_IS_ITS_OWN and isinstance(f.get("call"), Call) and f["call"].kind is CallKind.PASS:
             notes.append("A pass out of turn is ruled under the pass-out-of-turn provisions.")
             kind_id = "pass_out_of_turn"

@@ -336,6 +336,11 @@ def incident_schema(code_ids: list[str], kind_ids: list[str] | None = None) -> d
     if lone:
         rules.append({"if": {"properties": {"irregularity": {"enum": lone}}, "required": ["irregularity"]},
                       "then": {"not": {"required": ["offender"]}}})
+    from .incidentcode import RECORD_KINDS
+    unrecorded = [kid for kid in kind_ids if kid not in RECORD_KINDS]  # their record holds no offending call
+    if unrecorded:
+        rules.append({"if": {"properties": {"irregularity": {"enum": unrecorded}}, "required": ["irregularity"]},
+                      "then": {"not": {"required": ["offence_at"]}}})
     for cid in code_ids:
         rules.extend(load_code(cid).seats.schema_rules(cid, kinds))
     if rules:
