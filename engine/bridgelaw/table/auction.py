@@ -149,28 +149,32 @@ class Auction(TableParts):
                 return "in this hand" if nd.scope == "hand" else "this declaration"
         return None
 
-    def _double_problem(self, s: str, text: str) -> str | None:
-        """The irregularity a double or redouble by ``s`` would be, if any (a penalty in force is refused)."""
-        st = self._st
+    def _doubled_declaration(self, s: str, text: str) -> tuple[CallRecord, list[CallRecord]]:
+        """The declaration a double or redouble by ``s`` would be made on, and the doubles and redoubles since
+        (a double a penalty in force forbids, or one of nothing, is refused)."""
         if text == "X":
             what = self._no_double_in_force(s)
             if what:
                 raise IllegalActionError("call", f"{s} may not double {what} (a penalty in force)")
-        calls = st.calls
+        calls = self._st.calls
         last_i = next((i for i in range(len(calls) - 1, -1, -1) if calls[i].call[0].isdigit()), None)
         if last_i is None:
             raise IllegalActionError("call", f"{text} {'doubles' if text == 'X' else 'redoubles'} nothing: no "
                                      "declaration has been made")
-        bidder = calls[last_i].seat
-        after = [c for c in calls[last_i + 1:] if c.call != "P"]
+        return calls[last_i], [c for c in calls[last_i + 1:] if c.call != "P"]
+
+    def _double_problem(self, s: str, text: str) -> str | None:
+        """The irregularity a double or redouble by ``s`` would be, if any (a penalty in force is refused)."""
+        declaration, after = self._doubled_declaration(s, text)
+        bidder = declaration.seat
         if text == "X":
             if bidder == s:  # the laws rule a double of a partner's declaration, and know no double of one's own
-                raise IllegalActionError("call", f"{s} cannot double his own declaration ({calls[last_i].call})")
+                raise IllegalActionError("call", f"{s} cannot double his own declaration ({declaration.call})")
             if _SIDE[bidder] == _SIDE[s]:
                 return "double_of_partner"
             return "extra_redouble" if after else None
         if not any(c.call == "X" for c in after):
-            raise IllegalActionError("call", f"XX redoubles {calls[last_i].call}, which has not been doubled")
+            raise IllegalActionError("call", f"XX redoubles {declaration.call}, which has not been doubled")
         if after[-1].call != "X":
             return "extra_redouble"
         if after[-1].seat == s:

@@ -72,21 +72,11 @@ class ThreeHandTable(Table):
     def _double_problem(self, s: str, text: str) -> str | None:
         """Each bids on his own account: a player doubles another's declaration, and only the player whose
         declaration was doubled may redouble; the laws name no penalty otherwise."""
-        st = self._st
         law = self.rules.law("own_account")
-        if text == "X":
-            what = self._no_double_in_force(s)
-            if what:
-                raise IllegalActionError("call", f"{s} may not double {what} (a penalty in force)")
-        calls = st.calls
-        last_i = next((i for i in range(len(calls) - 1, -1, -1) if calls[i].call[0].isdigit()), None)
-        if last_i is None:
-            raise IllegalActionError("call", f"{text} {'doubles' if text == 'X' else 'redoubles'} nothing: no "
-                                     "declaration has been made")
-        bidder = calls[last_i].seat
-        after = [c for c in calls[last_i + 1:] if c.call != "P"]
+        declaration, after = self._doubled_declaration(s, text)
+        bidder = declaration.seat
         if text == "XX" and not any(c.call == "X" for c in after):
-            raise IllegalActionError("call", f"XX redoubles {calls[last_i].call}, which has not been doubled")
+            raise IllegalActionError("call", f"XX redoubles {declaration.call}, which has not been doubled")
         if text == "X" and bidder == s:
             raise IllegalActionError("call", f"{s} cannot double his own declaration (three-hand, {law})")
         if text == "XX" and after and after[-1].call == "X" and bidder != s:
