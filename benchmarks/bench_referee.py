@@ -20,10 +20,8 @@ as a peer where it is installed. Start-up (target 4) is ``benchmarks/bench_start
 
 from __future__ import annotations
 
-import gc
 import random
 import sys
-import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -31,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "engine"))
 
 import bridgelaw  # noqa: E402
+from timing import best_of  # noqa: E402
 from bridgelaw.conditions import BOOL, BID, INT, SEAT, Env, Facts, compile_condition  # noqa: E402
 from bridgelaw.values import Call, Seat  # noqa: E402
 
@@ -39,21 +38,6 @@ CODE = "wcny-1913"
 SEATS = "NESW"
 SIDE = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 OTHER = {"NS": "EW", "EW": "NS"}
-
-
-def best_of(fns: list[Callable[[slice], Any]], count: int, runs: int, chunk: int) -> list[float]:
-    """Interleaved: each run times every function once on each chunk of the inputs; each function's time is the
-    sum over the chunks of its best time there (a pause of the machine spoils one chunk of one run). GC stays on."""
-    gc.enable()
-    slices = [slice(i, min(i + chunk, count)) for i in range(0, count, chunk)]
-    best = [[float("inf")] * len(slices) for _ in fns]
-    for _ in range(runs):
-        for j, sl in enumerate(slices):
-            for i, fn in enumerate(fns):
-                t = time.perf_counter()
-                fn(sl)
-                best[i][j] = min(best[i][j], time.perf_counter() - t)
-    return [sum(b) for b in best]
 
 
 # --------------------------------------------------------------------------

@@ -22,10 +22,8 @@ hand-written scorer's time, citations kept, and duplicate faster than endplay's 
 
 from __future__ import annotations
 
-import gc
 import random
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,6 +31,7 @@ sys.path.insert(0, str(ROOT / "engine"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import bridgelaw  # noqa: E402
+from timing import best_of  # noqa: E402
 from scoresheets import random_deal  # noqa: E402
 
 QUICK = "--quick" in sys.argv
@@ -147,22 +146,6 @@ def random_rubbers(n: int, seed: int = 10) -> list[dict]:
         out.append({"code": "wcny-1913", "deals": played, "_want": want})
     rnd.shuffle(out)
     return out
-
-
-def best_of(fns: list, count: int, runs: int, chunk: int) -> list[float]:
-    """Interleaved: the inputs in chunks of ``chunk``; each run times every function once on each chunk (``fn(sl)``
-    with ``sl`` the chunk's slice), and each function's time is the sum over the chunks of its best time there —
-    so that a pause of the machine spoils one chunk of one run, not a whole run. GC stays on."""
-    gc.enable()
-    slices = [slice(i, min(i + chunk, count)) for i in range(0, count, chunk)]
-    best = [[float("inf")] * len(slices) for _ in fns]
-    for _ in range(runs):
-        for j, sl in enumerate(slices):
-            for i, fn in enumerate(fns):
-                t = time.perf_counter()
-                fn(sl)
-                best[i][j] = min(best[i][j], time.perf_counter() - t)
-    return [sum(b) for b in best]
 
 
 def check_deals(results: list[dict], premium: bool) -> None:

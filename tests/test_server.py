@@ -675,6 +675,15 @@ def test_a_casebook_incident_mutated_is_ruled_or_refused_never_a_server_error(de
 # ------------------------------------------------------------------ OpenAPI and schemathesis
 
 
+def test_the_not_blank_pattern_is_pythons_idea_of_a_blank_over_the_whole_bmp():
+    import re
+
+    from bridgelaw.openapi import _NOT_BLANK
+
+    pat = re.compile(_NOT_BLANK)
+    assert [hex(i) for i in range(0x10000) if (pat.search(chr(i)) is None) != chr(i).isspace()] == []
+
+
 @pytest.mark.parametrize("q", ["\x1d", " \x1c\t", "\u3000", "\ufeff", "a", " 84 "])
 def test_the_search_schema_counts_blanks_as_the_engine_does(desk, q):
     """A query the published pattern takes is searched; one it refuses, the engine refuses too (``\\S`` would

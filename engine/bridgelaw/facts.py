@@ -546,7 +546,7 @@ def three_hand_players(dealer: Seat, calls: tuple[Call, ...], kind_id: str, f: d
             doubled = bids[-1][0]
             if doubled is offender:  # no law rules it: he would choose his own penalty (T10) and score it
                 raise InputError("call", f"{offender.value} doubles his own declaration ({bids[-1][1].text}): only "
-                                 "another player's declaration may be doubled (T4: each bids on his own account)")
+                                 "another player's declaration may be doubled (each bids on his own account)")
             f.setdefault("doubled_player", doubled)
             other = next((s for s in callers(dealer, 3) if s is not offender and s is not doubled), None)
             if other is not None:

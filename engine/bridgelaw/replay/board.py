@@ -67,8 +67,13 @@ def presumed_code() -> str:
     the latest code of the four-player auction game that revises no other (a deal file from the wild is a
     four-player auction; a variant code such as duplicate or three-hand is never presumed). Chosen from the
     codes' own data (``game``, ``players``, ``year``, ``extends``), so a new code of that kind takes its place."""
+    import os
+
     from ..loader import load_code
 
+    key = os.environ.get("BRIDGELAW_DATA")  # chosen once a process, as the code ids are (_code_ids)
+    if key in _PRESUMED:
+        return _PRESUMED[key]
     best: tuple[int, str] | None = None
     for code_id in _code_ids():
         c = load_code(code_id)
@@ -77,6 +82,7 @@ def presumed_code() -> str:
                 best = (c.year, code_id)
     if best is None:
         raise Refused("--code", "no four-player auction code to presume: name the code with --code")
+    _PRESUMED[key] = best[1]
     return best[1]
 
 
@@ -558,6 +564,7 @@ _AREFS = tuple(f"A{i}" for i in range(64))
 _ORDER = {s: s + "".join("NESWNESW"["NESW".index(s) + 1:"NESW".index(s) + 4]) for s in "NESW"}
 _LHO = {s: o[1] for s, o in _ORDER.items()}
 _CODE_IDS: dict[str | None, tuple[str, ...]] = {}
+_PRESUMED: dict[str | None, str] = {}
 _SEAT_OF = {s.value: s for s in Seat}
 _TRICKS = tuple(str(n) for n in range(14))
 # for each order of the play section's columns, each row's start: seat -> its card's place in the section

@@ -369,8 +369,9 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
             raise InputError(f"{where}dealer", f"{dealer.value} is the dummy packet: no player sits there")
         players = tuple(s for s in Seat if s is not dummy)
         if "chicane" in result and result["chicane"] != []:
-            raise InputError(f"{where}chicane", "the Laws of Three Hand Auction score no chicane (T13 scores honours "
-                             "by each player); give any points agreed as penalties")
+            _stated_chicane(rules, result["chicane"], strain, where)  # refused as any code's is that scores none
+            raise InputError(f"{where}chicane", f"{rules.id} scores honours by each player, and no chicane by "
+                             "player is written: give any points agreed as penalties")
         dealt = _dealt(result, hands, where)
         if dealt is not None:
             counts = _counts_from_deal(dealt, strain, declarer, dummy, players)
