@@ -181,7 +181,7 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
     """What :func:`bridgelaw.facts._settle` does for this code and kind, as one function written from the
     catalogue: the implied facts, each default and presumption, the straight-bridge declarer, each derivation
     whose inputs are known, the kind's offender. Where the general path would refuse, it raises."""
-    from .facts import _defaults, _derivations, _derive_facts, _derive_implied, _kind_offender
+    from .facts import _defaults, _derivations, _derive_facts, _derive_implied, _implies_anything, _kind_offender
 
     code = ctx.code
 
@@ -190,7 +190,8 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
                           "_implied": _derive_implied, "_derive_facts": _derive_facts, "_offender": _kind_offender}
     lines = ["def _settle(f, notes):"]
     add = lines.append
-    add("    _implied(_kind_id, _kind, f, notes)")  # the implied facts, and the checks on them
+    if _implies_anything(kind):
+        add("    _implied(_kind_id, _kind, f, notes)")  # the implied facts, and the checks on them
     add("    presumed = ()")
     for j, (name, default) in enumerate(_defaults(kind)):
         ns[f"_D{j}"] = default
@@ -251,7 +252,7 @@ def _bid_record(code: Code, calls: tuple[Call, ...], at: int | None, dealer: Any
     f["call"] = call
     adverse = model.adverse_to(seat)
     if "condoned" not in f:
-        f["condoned"] = any(adverse[s] for s in rotation[at + 1:count])
+        f["condoned"] = at + 1 < count and any(map(adverse.__getitem__, rotation[at + 1:count]))
     prev = None
     for i in range(at - 1, -1, -1):
         if calls[i].is_bid:
@@ -267,12 +268,13 @@ def _bid_record(code: Code, calls: tuple[Call, ...], at: int | None, dealer: Any
     f["impossible"] = req is None
     if req is not None:
         f["requisite_call"] = req
-    f["seven_call"] = table.seven_call(call.strain.value)  # type: ignore[union-attr]
+    f["seven_call"] = table.seven_call(call.strain._value_)  # type: ignore[union-attr]
     innocent = None
-    for i in range(at):
+    for i in range(at - 1, -1, -1):  # the innocent side's last bid before the offence
         c = calls[i]
         if c.is_bid and adverse[rotation[i]]:
             innocent = c
+            break
     f["innocent_side_has_bid"] = innocent is not None
     if innocent is not None:
         f["innocent_last_bid"] = innocent
