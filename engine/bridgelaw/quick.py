@@ -43,10 +43,12 @@ _RECORDED = frozenset(("succeeding_player", "third_player", "succeeding_player_h
 class _Code:
     """What the quick path keeps for one code: the calls of its strains by spelling, its settlers by kind."""
 
-    __slots__ = ("code", "calls", "settlers")
+    __slots__ = ("code", "calls", "settlers", "model", "bids")
 
     def __init__(self, code: Code) -> None:
         self.code = code
+        self.model = code.seats
+        self.bids = bid_table(code)
         self.calls: dict[str, Call] = {}
         self.settlers: dict[str, Callable[[dict[str, Any], list[str]], Facts]] = {}
 
@@ -150,7 +152,7 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
                                                                                           "previous_bid" in f)):
             return None  # what the facts alone settle here is the general path's
     elif kind_id in _BIDS:
-        kind_id = _bid_record(code, calls, at, dealer, kind_id, f, notes)  # type: ignore[arg-type]
+        kind_id = _bid_record(ctx, calls, at, dealer, kind_id, f, notes)  # type: ignore[arg-type]
         if not kind_id:
             return None
         kind = kinds[kind_id]
@@ -231,14 +233,14 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
     return fn
 
 
-def _bid_record(code: Code, calls: tuple[Call, ...], at: int | None, dealer: Any, kind_id: str, f: dict[str, Any],
-                notes: list[str]) -> str:
+def _bid_record(ctx: _Code, calls: tuple[Call, ...], at: int | None, dealer: Any, kind_id: str,
+                f: dict[str, Any], notes: list[str]) -> str:
     """An insufficient or impossible bid read from its auction record, as the general path reads it (the
     offending call and its maker, condonation, the previous bid, the requisite and seven calls, the innocent
     side's last bid, the declarer once the auction is complete); empty where that path would refuse it."""
     if not calls:
         return ""
-    model = code.seats
+    model = ctx.model
     count = len(calls)
     if at is None:
         at = count - 1
@@ -261,7 +263,7 @@ def _bid_record(code: Code, calls: tuple[Call, ...], at: int | None, dealer: Any
     if prev is None:
         return ""
     f["previous_bid"] = prev
-    table = bid_table(code)
+    table = ctx.bids
     if table.higher(call, prev):
         return ""
     req = table.requisite(call, prev)
