@@ -27,11 +27,20 @@ def _fill(argv: list[str], tmp: Path) -> list[str]:
 
 
 def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str],
-        stdin: str | None = None) -> tuple[int, str, str]:
+        stdin: str | None = None, case: dict[str, Any] | None = None) -> tuple[int, str, str]:
+    """``case`` may give standard input as bytes (``stdin_latin1``: each character one byte) or as closed
+    (``stdin_closed``: the process started with ``<&-``, so ``sys.stdin`` is None)."""
     from bridgelaw import cli
 
+    case = case or {}
     monkeypatch.chdir(ROOT)
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin or ""))
+    if case.get("stdin_closed"):
+        monkeypatch.setattr(sys, "stdin", None)
+    elif "stdin_latin1" in case:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(case["stdin_latin1"].encode("latin-1")),
+                                                           encoding="utf-8", errors="surrogateescape"))
+    else:
+        monkeypatch.setattr(sys, "stdin", io.StringIO((stdin or "") * case.get("stdin_repeat", 1)))
     capsys.readouterr()
     rc = cli.main(argv)
     out = capsys.readouterr()
@@ -97,7 +106,7 @@ def test_serve_json_is_one_line_with_the_url_when_the_desk_listens(tmp_path):
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("verb, bad", BAD, ids=[f"{v} {' '.join(b['argv'][1:])}" for v, b in BAD])
 def test_a_bad_argument_is_named_as_typed(verb, bad, capsys, monkeypatch, tmp_path):
-    rc, out, err = run(capsys, monkeypatch, _fill(bad["argv"], tmp_path), bad.get("stdin"))
+    rc, out, err = run(capsys, monkeypatch, _fill(bad["argv"], tmp_path), bad.get("stdin"), bad)
     says = _fill([bad.get("says", "")], tmp_path)[0]
     if bad.get("result_line"):  # the verb's result, a line a record, says it too
         assert out.count("\n") == 1 and says in out, out

@@ -559,6 +559,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print(f"  ({step.format}; e.g. {step.example})" if step.example else f"  ({step.format})", file=out)
         print("> ", end="", file=out, flush=True)
 
+    if sys.stdin is None:  # started with standard input closed (`<&-`): no answers can come
+        raise InputError("stdin", "standard input is closed: the interview reads its answers from it")
     iv = Interview()
     if args.code:
         iv.give(args.code, "code")  # read by _ask_code, as the interview reads it
@@ -576,6 +578,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
             again = iv.step()
             if again is None or again.problem != e.message:  # else the step asked again says it
                 print(f"  ! {e.message}", file=out)
+    if iv.step() is not None:  # every pass spent and a question still open: the answers never gave it
+        raise InputError("stdin", "200 answers and the interview is still not complete: answer the question "
+                                  "asked (a number from its list, or its words)")
     r = iv.ruling()
     if args.incident:
         print(json.dumps(iv.incident(), indent=2, ensure_ascii=False))
@@ -615,7 +620,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise InputError("--limit", f"expected a number of rulings from 1, got {args.limit}")
     path = Path(args.log).expanduser() if args.log else default_path()
-    if not path.is_file():
+    if not path.is_file() and not path.is_dir():  # a directory is refused by RulingLog, by name
         if args.csv:
             write_csv([], sys.stdout)
         elif args.json:

@@ -167,6 +167,9 @@ class RulingLog:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).expanduser()
+        if self.path.is_dir():
+            raise InputError("--log", f"{self.path}: a directory, not a ruling log; name a file in it, e.g. "
+                                      f"{self.path / 'rulings.sqlite3'}")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30)

@@ -177,7 +177,11 @@ def read_input(arg: str) -> tuple[Any, str]:
     import sys
 
     if arg == "-":
-        return read_input_text(sys.stdin.read(), "<stdin>"), "<stdin>"
+        if sys.stdin is None:  # started with standard input closed (`<&-`)
+            raise InputError("FILE", "cannot read - (standard input): it is closed; give a file, or pipe one in")
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read() if stream is not None else sys.stdin.read().encode("utf-8", "surrogateescape")
+        return read_input_text(_decode(data, "<stdin>", InputError), "<stdin>"), "<stdin>"
     return read_input_text(_read_text(Path(arg), arg, InputError), arg), arg
 
 
@@ -254,6 +258,11 @@ def _read_text(path: Path, name: str, cls: type[Any]) -> str:
         if e.errno == 40:  # ELOOP
             raise fail("a loop of symbolic links") from None
         raise fail(f"{e.strerror or e}") from None
+    return _decode(data, name, cls)
+
+
+def _decode(data: bytes, name: str, cls: type[Any]) -> str:
+    """``data`` as UTF-8, or the error at the first byte that is not."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
