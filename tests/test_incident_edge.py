@@ -213,7 +213,7 @@ def test_three_hand_players_are_named_from_the_dealer_and_the_offender_without_a
 
 def test_a_redouble_beyond_the_limit_in_three_hand_is_penalized_for_each_other_player():
     r = bridgelaw.rule({"code": "wcny-1913-three-hand", "irregularity": "extra_redouble", "dealer": "S",
-                        "auction": ["1H", "X", "XX", "P", "P", "XX"]})
+                        "auction": ["1C", "P", "1H", "X", "P", "XX", "P", "X", "XX"]})  # (before the close)
     points = next(o for o in r.options if o.id == "points")
     assert points.chooser == ("S", "W") and points.provision.endswith("/T4/t4-redouble-more-than-once")
     assert [dict(e.args)["player"] for e in points.effects] == ["S", "W"]

@@ -147,6 +147,7 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
         incidentcode.check_fact(code, kind, spec, f[name])
     given = dict(f)
     _check_strains(code, inc, f)
+    incidentcode.check_given_once(f, {"dealer": inc.dealer, "offender": inc.offender, "declarer": inc.declarer})
     if inc.dealer is not None:
         f["dealer"] = inc.dealer
     if inc.offender is not None:
@@ -174,6 +175,7 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
             raise InputError("dealer", "is required with an auction record (calls are read from the dealer on)")
         if inc.callers:
             incidentcode.check_callers(code, inc.dealer, inc.callers, inc.auction)
+        incidentcode.check_closed(code.players, inc.auction)
         shown = _RECORD_FACTS | (_RECORD_CALL_FACTS if kind_id in incidentcode.RECORD_KINDS else frozenset())
         stated = {n: f.pop(n) for n in list(f) if n in shown}  # what the record shows, it shows: compared below
         kind_id = _derive_auction(code, inc, kind_id, f, notes)

@@ -27,7 +27,7 @@ from .catalogue import FactSpec, Kind
 from .errors import InputError
 from .values import Call, CallKind, Seat
 
-__all__ = ["check_kind", "check_fact", "check_callers", "check_record", "check_seats", "check_agrees", "RECORD_KINDS"]
+__all__ = ["check_kind", "check_fact", "check_callers", "check_closed", "check_given_once", "check_record", "check_seats", "check_agrees", "RECORD_KINDS"]
 
 
 def check_kind(code: Any, kind: Kind) -> None:
@@ -59,6 +59,31 @@ def check_callers(code: Any, dealer: Seat, callers: tuple[Seat, ...], auction: t
                              f"{auction[i - 1].text}, auction[{i}] {auction[i].text}): after any call, even one out "
                              "of turn, it is another player's turn; a player who would alter his own call changes it "
                              "(change_of_call)")
+
+
+def check_closed(players: int, auction: tuple[Call, ...]) -> None:
+    """No call follows the end of the auction: a bid passed by each of the other players (auction_result's rule)
+    closes it, and a record that goes on is not an auction."""
+    need, passes, bid = players - 1, 0, None
+    for i, call in enumerate(auction):
+        if bid is not None and passes == need:
+            raise InputError(f"auction[{i}]", f"{call.text} follows the end of the auction: {auction[bid].text} "
+                             f"(auction[{bid}]) was passed by the {need} other players, which closed it at "
+                             f"auction[{i - 1}]; end the record there")
+        if call.is_bid:
+            bid, passes = i, 0
+        elif call.kind is CallKind.PASS:
+            passes += 1
+        else:
+            passes = 0
+
+
+def check_given_once(facts: Mapping[str, Any], seats: Mapping[str, Any]) -> None:
+    """A seat given both as a field of the incident and among its facts is given once, or the same in both."""
+    for name, seat in seats.items():
+        if seat is not None and name in facts and facts[name] != seat:
+            raise InputError(f"facts.{name}", f"{_show(facts[name])} contradicts {name}: {_show(seat)}; give the "
+                             f"{name} once (as {name}, or as facts.{name})")
 
 
 def check_seats(code: Any, kind: Kind, f: Mapping[str, Any], given: Mapping[str, Any]) -> None:

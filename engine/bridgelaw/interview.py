@@ -216,7 +216,7 @@ _CALL_IN_RECORD = frozenset({"insufficient_bid", "impossible_bid", "call_while_b
 #: interview's tests rule every kind of every code on its examples).
 _RECORD_EXAMPLES = {"insufficient_bid": "1H 1S", "impossible_bid": "7NT 7S", "call_while_barred": "1H 2C P 2H",
                     "double_of_partner": "1H P X", "redouble_of_partner_double": "1H X P XX",
-                    "extra_redouble": "1H X XX P P XX"}
+                    "extra_redouble": "1H X P XX P XX"}  # (ends before the close: three-hand closes at two passes)
 #: Kinds whose record is the calls made in turn before the call out of turn.
 _CALLS_BEFORE = frozenset({"call_out_of_turn", "pass_out_of_turn", "double_out_of_turn"})
 _PHASES = ("deal", "auction", "play", "scoring")
@@ -476,7 +476,8 @@ class Interview:
         if phase == "play" and self.auction is None and self.declarer is None and self._wants_declarer(needs) \
                 and code.game != "straight-bridge":  # straight bridge: the dealer plays the combined hands
             return Step("auction", "What was the auction, from the dealer's call to the final pass? (or leave "
-                        "empty and name the declarer next)", "calls separated by spaces", "1H P 2H P P P",
+                        "empty and name the declarer next)", "calls separated by spaces",
+                        "1H P 2H" + " P" * (code.players - 1),  # closed by a pass of each other player
                         optional=True, problem=self._problem.get("auction", ""))
         r = self._rule()
         if r is None or not r.questions:

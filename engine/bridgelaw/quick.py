@@ -20,7 +20,7 @@ from .catalogue import coerce_fact
 from .conditions import Facts, MissingFact, code_of, namespace_base
 from .errors import InputError
 from .incident import _bounds, _fact_value
-from .incidentcode import check_fact
+from .incidentcode import check_closed, check_fact
 from .loader import Code, loaded, load_kinds
 from .seats import FourHand
 from .values import _CALLS, _SEAT_BY_TEXT, Call, CallKind
@@ -140,6 +140,9 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
             return None
     elif given is not None and type(given) is not dict:
         return None
+    if f and any(s is not None and f.get(n, s) is not s for n, s in
+                 (("dealer", dealer), ("offender", offender), ("declarer", declarer))):
+        return None  # a seat given twice, and not the same: the general path says so
     if dealer is not None:
         f["dealer"] = dealer
     if offender is not None:
@@ -240,6 +243,10 @@ def _bid_record(ctx: _Code, calls: tuple[Call, ...], at: int | None, dealer: Any
     side's last bid, the declarer once the auction is complete); empty where that path would refuse it."""
     if not calls:
         return ""
+    try:
+        check_closed(ctx.code.players, calls)
+    except InputError:
+        return ""  # a call after the end of the auction: the general path says so
     model = ctx.model
     count = len(calls)
     if at is None:
