@@ -97,6 +97,12 @@ class Partnerships:
             count = max(1, by_side.get(r.offender.side, 0))
             eff = revoke_effects(rules, declarer, r.offender, count, both, sheet.dealer, per_trick, r.choice,
                                  f"{where}revokes[{i}]")
+            if eff.set_aside:
+                notes.append(_set_aside_note(eff, r.offender.value))
+            if not (eff.transfers or any(p for _, _, p in eff.scores) or eff.no_trick_score or eff.honours_only):
+                notes.append(f"revoke by {r.offender.value}" + (" (the dummy)" if r.offender is dummy else "")
+                             + ": the code's revoke provisions give it no score"
+                             + (f" (law {eff.law})." if eff.law else "."))
             for side, column, points in eff.scores:
                 if points:
                     out.append((side._value_, column, points, "revoke by %s", eff.law, "revoke", r.offender.value))
@@ -115,6 +121,11 @@ class Partnerships:
                 out.append(row)  # type: ignore[arg-type]
         if sheet.chicane and rules.chicane is not None:
             _chicane(rules, sheet, cp.value, out)
+
+
+def _set_aside_note(eff: Any, offender: str) -> str:
+    return (f"The choice '{eff.set_aside}' for the revoke by {offender} is set aside: both sides revoked, and "
+            + (f"law {eff.law}" if eff.law else "the code") + " leaves the innocent side no option.")
 
 
 def _chicane(rules: Rules, sheet: Sheet, value: int, out: list[Row]) -> None:
@@ -203,6 +214,8 @@ class Players(Partnerships):
                 got += n if to is dside else -n
                 notes.append(_transfer_note(rules, n, names[frm.value], names[to.value], eff.law))
             moved += got
+            if eff.set_aside:
+                notes.append(_set_aside_note(eff, r.offender.value))
             if not (got or any(p for _, _, p in eff.scores) or eff.no_trick_score or eff.honours_only):
                 notes.append(f"revoke by {r.offender.value}" + (" (the dummy's hand)" if r.offender is dummy else "")
                              + ": the code's revoke provisions give it no score.")

@@ -30,6 +30,7 @@ class RevokeEffects:
     no_trick_score: tuple[Side, ...]
     honours_only: tuple[Side, ...]
     law: str
+    set_aside: str = ""  # a choice made (at the table) that the ruling leaves no room for: both sides revoked
 
 
 def _fact_names() -> frozenset[str]:
@@ -69,7 +70,11 @@ def revoke_effects(rules: Rules, declarer: Seat, offender: Seat, count: int, bot
             raise InputError(f"{field_name}.choice", f"the innocent side chooses one of {', '.join(ids)}; "
                              f"got {choice!r}")
         effects += list(next(o for o in ruling.options if o.id == choice).effects)
-    # a choice given where the ruling leaves none (both sides revoked, a second revoke) has nothing to choose
+    elif choice is not None and not both:  # a choice where the ruling leaves none: refused, never ignored
+        law = next((c.number for c in ruling.laws), "")
+        raise InputError(f"{field_name}.choice", f"{choice!r}, but no one chooses here: under {rules.id} this revoke "
+                         f"by {offender.value} (revoke {count} of its side{', both sides revoking' if both else ''}) "
+                         f"costs what {'law ' + law if law else 'the code'} sets, with no option; leave choice out")
     scores, transfers, no_trick, only = [], [], [], []
     for e in effects:
         d = e.to_dict()
@@ -82,7 +87,9 @@ def revoke_effects(rules: Rules, declarer: Seat, offender: Seat, count: int, bot
         elif d["kind"] == "honours_only":
             only.append(Side(d["side"]))
     law = next((c.number for c in ruling.laws), "")
-    out = RevokeEffects(tuple(scores), tuple(transfers), tuple(no_trick), tuple(only), law)
+    # a choice made before the other side's revoke came to light is set aside, and the score says so
+    aside = choice if choice is not None and not ruling.options else ""
+    out = RevokeEffects(tuple(scores), tuple(transfers), tuple(no_trick), tuple(only), law, aside)
     if len(_RULED) < 4096:
         _RULED[key] = out
     return out

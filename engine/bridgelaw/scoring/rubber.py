@@ -123,6 +123,9 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
                 if rules.rubber_bonus is not None:
                     rows.append((winner, "honour", rules.rubber_bonus[0], "rubber", rules.rubber_bonus[1], ""))
                     totals[winner] += rules.rubber_bonus[0]
+    if winner is not None and unfinished:  # else the sheet says two things, and the score would take one
+        raise InputError("unfinished", f"true, but the rubber was won: {winner} won {won[winner]} games by deal "
+                         f"{game_from - 1}; a rubber won is finished: leave unfinished out")
     if winner is None and unfinished:
         if rules.unfinished_rubber_game is None:
             raise InputError("unfinished", f"{rules.id} states no score for an unfinished rubber")

@@ -233,7 +233,11 @@ def _revokes(result: Mapping[str, Any], where: str) -> tuple[Revoke, ...]:
         choice = r.get("choice")
         if choice is not None and (not isinstance(choice, str) or len(choice) > 40):
             raise InputError(f"{f}.choice", f"expected the id of the option chosen, got {_show(choice)}")
-        out.append(Revoke(_seat(r["offender"], f"{f}.offender"), choice))
+        seat = _seat(r["offender"], f"{f}.offender")
+        if sum(1 for x in out if x.offender is seat) == 13:  # a revoke is a card played to a trick, 13 a hand
+            raise InputError(f"{f}.offender", f"a 14th revoke by {seat.value}: a player plays 13 cards in a deal, "
+                             "and revokes at most once in a trick")
+        out.append(Revoke(seat, choice))
     return tuple(out)
 
 
