@@ -357,7 +357,16 @@ class Checker:
         """The first problem with the parameters (path, query and headers), or None."""
         import jsonschema
 
-        for p in self._ops.get((method, path), ([], None))[0]:
+        from .errors import did_you_mean
+
+        declared = [p for p in self._ops.get((method, path), ([], None))[0]]
+        if path != "/":  # (the page takes what a browser adds; ?token= is the guard's)
+            names = [p["name"] for p in declared if p["in"] == "query"]
+            for name in query:
+                if name not in names:  # else a misspelt parameter would be ignored and its default taken
+                    takes = f"{method} {path} takes " + (", ".join(names) if names else "no query parameters")
+                    return f"{name[:60]}: unknown query parameter{did_you_mean(name, names)}; {takes}"
+        for p in declared:
             where = {"path": params, "query": query, "header": headers or {}}[p["in"]]
             given = where.get(p["name"].lower() if p["in"] == "header" else p["name"])
             if given is None:

@@ -360,6 +360,10 @@ class Endpoint:
         desk = self.desk
         params = {k: str(v) for k, v in request.path_params.items()}
         query = dict(request.query_params)
+        if len(query) != len(request.query_params.multi_items()):  # else one of the values would be taken unsaid
+            twice = next(k for k in query if len(request.query_params.getlist(k)) > 1)
+            raise HttpError(400, twice[:60], f"given {len(request.query_params.getlist(twice))} times; give a query "
+                            "parameter once", close=self._body_unread(request))
         problem = desk.checker.parameters(method, self.path, params, query, request.headers)
         if problem:
             name, message = problem.split(": ", 1)
@@ -431,7 +435,10 @@ def parse_json(data: bytes) -> Any:
     if not data.strip():
         raise HttpError(400, "body", "expected a JSON document")
     try:
-        doc = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+        doc = json.loads(data.decode("utf-8"), parse_constant=_no_constant, object_pairs_hook=_once)
+    except _Twice as e:
+        raise HttpError(400, "body", f"duplicate key {e.args[0][:60]!r} in one object: a later value would silently "
+                                     "replace the first; give each field once") from None
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise HttpError(400, "body", f"not valid JSON: {str(e).splitlines()[0][:200]}") from None
     stack: list[tuple[Any, str, int]] = [(doc, "", 0)]
@@ -463,6 +470,19 @@ def _text(s: str, where: str) -> None:
         bad = next(c for c in s if 0xD800 <= ord(c) <= 0xDFFF)
         raise HttpError(400, where, f"not Unicode text: a lone surrogate \\u{ord(bad):04x} (JSON escapes must pair "
                                     "surrogates into one character)")
+
+
+class _Twice(Exception):
+    pass
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once (as the CLI's reader holds incidents and sheets)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        raise _Twice(next(k for k, _ in pairs if k in seen or seen.add(k)))  # type: ignore[func-returns-value]
+    return obj
 
 
 def _no_constant(name: str) -> Any:
