@@ -294,7 +294,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from .compare import diff_codes, ruling_diff
     from .report import render
 
-    fmt = "json" if args.json else args.format
+    fmt = _format(args)
     if args.rulings:
         res = ruling_diff(args.a, args.b, args.kind or None, jobs=args.jobs)
         print(render(res, fmt))
@@ -309,17 +309,30 @@ def cmd_history(args: argparse.Namespace) -> int:
     from .compare import history
     from .report import render
 
-    print(render(history(args.topic), "json" if args.json else args.format))
+    print(render(history(args.topic), _format(args)))
     return 0
 
 
+def _format(args: argparse.Namespace) -> str:
+    """The report's format: --json is --format json, and the two never disagree (else one would be dropped)."""
+    if args.json and args.format not in ("text", "json"):
+        raise InputError("--format", f"{args.format}, but --json asks for JSON: give one of them")
+    return "json" if args.json else args.format
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
+    fmt = _format(args)
     if args.against:
+        if fmt not in ("text", "json"):
+            raise InputError("--format", f"{fmt}: the audit --against is written as text, or as JSON (--json)")
+        args.json = fmt == "json"  # --format json is --json here too
         return _audit_against(args)
+    if args.kind:
+        raise InputError("--kind", "goes with --against (the consistency audit of two codes)")
     from .compare import audit
     from .report import render
 
-    print(render(audit(args.code), "json" if args.json else args.format))
+    print(render(audit(args.code), fmt))
     return 0
 
 
@@ -399,6 +412,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         raise InputError("--jobs", f"expected a number of processes, at least 1; got {args.jobs}")
+    if "-" in args.file and sys.stdin is None:  # started with standard input closed (`<&-`)
+        raise InputError("FILE", "cannot read - (standard input): it is closed; give a file, or pipe one in")
+    if args.write:
+        _check_write(args.write, args.file)
     out = sys.stdout
     summary = Summary()
     started = time.perf_counter()
@@ -462,6 +479,20 @@ def _progress(quiet: bool) -> Any:
     from tqdm import tqdm
 
     return tqdm(unit=" boards", delay=1.0, file=sys.stderr, leave=False)
+
+
+def _check_write(target: str, inputs: Sequence[str]) -> None:
+    """--write names no file being read: opening it would empty it before its games are read (a folder's: it
+    would be read as it is written)."""
+    out = Path(target).expanduser().resolve()
+    for name in inputs:
+        if name == "-":
+            continue
+        src = Path(name).expanduser().resolve()
+        if out == src or (src.is_dir() and src in out.parents):
+            raise InputError("--write", f"{target} is " + ("the input file" if out == src else f"inside the input "
+                             f"folder {name}") + ": writing it would destroy or reread the games being replayed; "
+                             "write the games elsewhere")
 
 
 class _Writer:
