@@ -126,3 +126,13 @@ def test_the_range_of_a_codes_laws_is_each_series_in_order():
     assert law_range(["1", "2", "50a", "50b", "97", "E1", "E12", "A", "H", "T1", "T15"]) == \
         "1 … 97, E1 … E12, A … H, T1 … T15"
     assert law_range(["1"]) == "1" and law_range([]) == ""
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_standard_output_on_a_full_disk_is_one_line_and_exit_1():
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "bridgelaw", "codes"], stdout=full, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr == "bridgelaw: standard output: cannot write: No space left on device\n"

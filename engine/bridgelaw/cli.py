@@ -13,6 +13,7 @@ arguments are read (:data:`CHECKED`).
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 import time
@@ -878,12 +879,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return p
 
 
+#: writing standard output failed: a full disk or quota, a file too large, an I/O error
+_OUTPUT_ERRNOS = frozenset(getattr(errno, n) for n in ("ENOSPC", "EDQUOT", "EFBIG", "EIO") if hasattr(errno, n))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_ = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(args_[0] if args_ and not args_[0].startswith("-") else None)
     try:
         args = parser.parse_args(argv)
-        return int(args.func(args))
+        rc = int(args.func(args))
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a full disk is said here, not at exit
+        return rc
     except SystemExit as e:  # argparse prints its own usage error, exit 2
         return int(e.code or 0)
     except BridgelawError as e:
@@ -891,6 +899,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # pragma: no cover
         return 0
+    except OSError as e:  # the output could not be written (every input's OSError is an InputError at its edge)
+        if e.errno not in _OUTPUT_ERRNOS:
+            raise
+        print(f"bridgelaw: standard output: cannot write: {e.strerror}", file=sys.stderr)
+        try:  # what is still buffered would fail again at exit
+            sys.stdout = None  # type: ignore[assignment]
+        except Exception:  # pragma: no cover
+            pass
+        return 1
     except KeyboardInterrupt:  # pragma: no cover
         return 130
 
