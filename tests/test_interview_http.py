@@ -281,3 +281,15 @@ def test_every_kind_of_every_code_is_asked_in_words_and_ruled_on_its_examples():
                 state = api.interview({"answers": state["answers"], "key": step["key"], "answer": answer})
             assert state["step"] is None, (code, kind["value"], state["step"])
             assert state["ruling"] == api.rule(state["incident"])
+
+
+@pytest.mark.parametrize("case", [c for c in BAD_ROUNDS if c["status"] == 422],
+                         ids=[c["name"] for c in BAD_ROUNDS if c["status"] == 422])
+def test_a_round_the_desk_refuses_the_python_api_refuses_too(case):
+    """The bounds of schema/interview.schema.json hold at api.interview as at the desk (one source: the schema)."""
+    from bridgelaw import InputError, api
+
+    body = json.loads(json.dumps(case["body"]).replace("{{LONG}}", "x" * 1001))
+    with pytest.raises(InputError) as info:
+        api.interview(body)
+    assert info.value.field == case["field"], info.value

@@ -9,6 +9,7 @@ code or law: HTTP 404).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -330,6 +331,14 @@ def _plain(v: Any) -> Any:
     return json.loads(json.dumps(v, default=str))
 
 
+@functools.lru_cache(maxsize=1)
+def _interview_schema() -> dict[str, Any]:
+    """``schema/interview.schema.json``, read once: the bounds the desk's document states, held here too."""
+    from .resources import schema_dir
+
+    return json.loads((schema_dir() / "interview.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
 def interview(request: Any) -> dict[str, Any]:
     """``POST /interview``: one round of the referee's interview (:mod:`bridgelaw.interview`, the flow of
     ``bridgelaw ask``). The request is ``{answers, answer, key}`` (``schema/interview.schema.json``): the answers so
@@ -348,7 +357,10 @@ def interview(request: Any) -> dict[str, Any]:
             raise InputError(str(k), "unknown field; fields are answers, answer, key")
     for name in ("answer", "key"):
         if request.get(name) is not None and not isinstance(request[name], str):
-            raise InputError(name, f"expected text, got {request[name]!r}")
+            raise InputError(name, f"expected text, got {request[name]!r:.60}")
+    longest = _interview_schema()["properties"]["answer"]["maxLength"]
+    if isinstance(request.get("answer"), str) and len(request["answer"]) > longest:
+        raise InputError("answer", f"{len(request['answer']):,} characters: an answer is at most {longest:,}")
     answers = request.get("answers")
     try:
         iv = Interview.from_dict({} if answers is None else answers)
