@@ -197,6 +197,12 @@ def kinds() -> dict[str, Any]:
 def unwrap(data: Any, key: str, marker: str) -> Any:
     """A casebook entry stands for its incident (``key='incident'``) or its result (``key='result'``)."""
     if isinstance(data, dict) and key in data and marker not in data:
+        from .casebook import _KEYS as entry_keys
+
+        for k in data:  # else a field set beside the incident (facts, dealer, ...) would be dropped unsaid
+            if k not in entry_keys:
+                raise InputError(str(k)[:60], f"beside {key} in a casebook entry: "
+                                 f"an entry has {', '.join(entry_keys)}: put the {key}'s own fields inside {key}")
         return data[key]
     return data
 
