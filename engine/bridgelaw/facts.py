@@ -260,6 +260,17 @@ def _derive_facts(f: dict[str, Any], common: Mapping[str, FactSpec], kind: Kind)
         facts: Facts | None = None
         for name, fn, inputs in derivations:
             if name in f:
+                if inputs and None not in map(f.get, inputs):  # given, and what it follows from given too
+                    try:
+                        want = fn(f)
+                    except MissingFact:
+                        continue
+                    if want is not None and f[name] != want:  # else the ruling would stand on two seats at once
+                        spec = common.get(name) or kind.facts[name]
+                        shown = ", ".join(f"{i} {_text(f[i])}" for i in inputs)
+                        raise InputError(f"facts.{name}", f"{_text(f[name])}, but the {name} follows from the "
+                                         f"other facts: {spec.derive} is {_text(want)} ({shown}); leave the "
+                                         f"{name} out, or make them agree")
                 continue
             if inputs:  # it reads every fact it names, and no bid's value: where one is unknown, so is it
                 if None in map(f.get, inputs):
@@ -277,6 +288,10 @@ def _derive_facts(f: dict[str, Any], common: Mapping[str, FactSpec], kind: Kind)
                 f[name] = facts[name] = fn(facts)
             except MissingFact:  # an input is not known: the fact stays unknown (asked if a provision needs it)
                 pass
+
+
+def _text(v: Any) -> str:
+    return str(getattr(v, "value", v))
 
 
 def _derivations(common: Mapping[str, FactSpec], kind: Kind) -> tuple[tuple[tuple[str, Any, tuple[str, ...]], ...], ...]:

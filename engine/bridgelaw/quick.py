@@ -129,7 +129,7 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
         try:
             for name, value in given.items():
                 spec = kind.facts.get(name) or common.get(name)
-                if spec is None:
+                if spec is None or spec.derive:  # (a fact that follows from others is compared with them there)
                     return None
                 _fact_value(name, value, b)  # within what any fact may be
                 v = f[name] = coerce_fact(name, spec, value)
