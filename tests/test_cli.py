@@ -56,6 +56,15 @@ def test_auction_rules_on_an_insufficient_bid():
     done = json.loads(run("auction", "--code", "wcny-1913", "--dealer", "S", "1H", "2C", "P", "2H", "P", "P", "P",
                           "--json").stdout)
     assert (done["final_declaration"], done["declarer"], done["dummy"], done["leader"]) == ("2H", "E", "W", "S")
+    assert done["not_run"] == []
+
+
+def test_calls_after_the_irregularity_are_said_not_run_not_dropped():
+    out = json.loads(run("auction", "--code", "wcny-1913", "--dealer", "S", "1H", "1S", "2H", "P", "P", "P",
+                         "--json").stdout)
+    assert [c["call"] for c in out["calls"]] == ["1H", "1S"] and out["not_run"] == ["2H", "P", "P", "P"]
+    text = run("auction", "--code", "wcny-1913", "--dealer", "S", "s:1h", "1S", "2H").stdout
+    assert text.startswith("S: 1H\n") and "not run: 2H (the auction waits on the ruling of W's 1S)" in text
 
 
 def test_ask_interviews_with_piped_answers():

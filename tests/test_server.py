@@ -100,7 +100,7 @@ def test_score_auction_and_diff_are_the_cli_documents(desk, capsys, monkeypatch)
     rc, out, _ = run_cli(capsys, monkeypatch, "score", str(RUBBER), "--json")
     assert status == 200 and data == json.loads(out) and data["rubber"]["won_by"] == "EW"
 
-    for calls in (["1H", "1S"], ["1H", "2C", "P", "2H", "P", "P", "P"], ["1H", "W:2C"]):
+    for calls in (["1H", "1S"], ["1H", "2C", "P", "2H", "P", "P", "P"], ["1H", "W:2C"], ["1H", "1S", "2H", "P"]):
         status, _, data = desk.request("POST", "/auction", {"code": "wcny-1913", "dealer": "S", "calls": calls})
         rc, out, _ = run_cli(capsys, monkeypatch, "auction", "--code", "wcny-1913", "--dealer", "S", *calls, "--json")
         assert status == 200 and data == json.loads(out), calls

@@ -252,7 +252,9 @@ def auction_run(code_id: str, dealer: str, calls: Sequence[Any],
             a = t.call(seat, call)
         except InputError as e:  # the call (or its seat) refused: named as the caller gave it
             raise type(e)(call_field(i), e.message) from None
-        ev: dict[str, Any] = {"seat": seat, "call": call.upper(), "legal": a.legal}
+        made = t.history[-1] if t.history else None  # the seat and call as the table read them (s: S)
+        ev: dict[str, Any] = {"seat": made.seat if made is not None and made.action == "call" else seat.upper(),
+                              "call": call.upper(), "legal": a.legal}
         if not a.legal:
             if a.ruling is None:  # pragma: no cover - the table rules on every irregular call
                 raise InputError(call_field(i), f"{item!r}: the table refused it without a ruling")
@@ -260,14 +262,17 @@ def auction_run(code_id: str, dealer: str, calls: Sequence[Any],
             ev["ruling"] = ruling_dict(a.ruling)
             ruling = a.ruling
             events.append(ev)
-            break  # the ruling waits on the innocent side's choice
+            not_run = [str(x) for x in calls[i + 1:]]  # the ruling waits on the innocent side's choice: said
+            break
         events.append(ev)
+    else:
+        not_run = []
     c, declarer, leader = t.contract, t.declarer, t.leader
     out = {"code": t.code.id, "dealer": t.dealer.value, "calls": events, "phase": t.phase.value,
            "final_declaration": f"{c.level or ''}{c.strain.value}" if c is not None else None,
            "doubled": c.doubled if c is not None else 0, "declarer": declarer.value if declarer else None,
            "dummy": declarer.partner.value if declarer else None, "leader": leader.value if leader else None,
-           "seating": t.seating() if t.variant == "three-hand" and declarer else None}
+           "seating": t.seating() if t.variant == "three-hand" and declarer else None, "not_run": not_run}
     return out, ruling, t
 
 

@@ -380,6 +380,9 @@ def cmd_auction(args: argparse.Namespace) -> int:
         if not ev["legal"]:
             print()
             _print_ruling(ruling)
+    if out["not_run"]:
+        print(f"\nnot run: {' '.join(out['not_run'])} (the auction waits on the ruling of "
+              f"{events[-1]['seat']}'s {events[-1]['call']})")
     if out["declarer"] and out.get("seating"):
         seating = out["seating"]
         moved = next((pos for pos, who in seating.items() if who not in ("dummy", pos)), None)

@@ -140,7 +140,9 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
         "leader": {"enum": ["N", "E", "S", "W", None]},
         "seating": {"type": ["object", "null"], "description": "three-hand, once the declaration is final (T8): "
                     "position -> the player who sits there (his seat in the auction) or \"dummy\"",
-                    "additionalProperties": {"enum": ["N", "E", "S", "W", "dummy"]}}})
+                    "additionalProperties": {"enum": ["N", "E", "S", "W", "dummy"]}},
+        "not_run": {**_arr({"type": "string"}), "description": "the calls given after the irregularity, as given: "
+                    "not run, for the auction waits on the ruling"}})
     _hoist("diff.schema.json", "Diff", s)  # the diff JSON contract: schema/diff.schema.json
     _hoist("interview.schema.json", "Interview", s)  # a round of the interview, and its reply (InterviewState)
     answers = s["InterviewAnswers"]["properties"]
