@@ -4,6 +4,7 @@ every state reached by apply() consistent, and the state round-trips through JSO
 from __future__ import annotations
 
 import json
+from typing import Any
 import re
 import random
 from pathlib import Path
@@ -20,6 +21,15 @@ from bridgelaw.table import Obligation, Revoke, Table
 FOUR_HANDED = [c for c in bridgelaw.codes() if bridgelaw.load_code(c).players == 4]
 RANKS = "23456789TJQKA"
 CARDS = [s + r for s in "SHDC" for r in RANKS]
+
+
+def apply_first(t: Table, r: Any) -> Any:
+    """The ruling's first option (or its automatic effects), naming a suit (clubs) only where the remedy asks the
+    chooser for one: a suit given where none is asked is refused."""
+    o = r.options[0] if r.options else None
+    effects = [e.to_dict() for e in (*r.effects, *(o.effects if o else ()))]
+    asks = any(e["kind"] in ("call_lead", "forbid_lead") and not e.get("suit") for e in effects)
+    return t.apply(o.id if o else None, suit="C" if asks else None)
 
 
 def pbn(cards: list[str], first: str = "N") -> str:
@@ -163,7 +173,7 @@ def test_an_injected_irregularity_is_detected_ruled_and_applied(data, code, card
         r = t.answer(**{q.fact: (q.choices[0] if q.choices else False if q.type == "bool" else 1 if q.type == "int"
                                  else "N" if q.type == "seat" else "NS" if q.type == "side" else "H")})
     assert not r.questions, r.questions
-    t.apply(r.options[0].id if r.options else None, suit="C")
+    apply_first(t, r)
     t.check()
     assert Table.from_json(t.to_json()).to_json() == t.to_json()
 
@@ -223,7 +233,7 @@ def test_straight_bridge_irregularities_are_detected_and_ruled(code, cards, whic
                                  else "N" if q.type == "seat" else "NS" if q.type == "side" else "H")})
     assert not r.questions
     assert r.effects or r.options
-    t.apply(r.options[0].id if r.options else None, suit="C")
+    apply_first(t, r)
     t.check()
     assert Table.from_json(t.to_json()).to_json() == t.to_json()
 
@@ -336,7 +346,7 @@ def test_three_hand_irregularities_are_detected_ruled_applied_and_scored(cards, 
         r = t.pending()
         # a card exposed in the auction: what turns on the declarer waits for the end of the auction
         assert not r.questions or {q.fact for q in r.questions} == {"declarer"}
-        t.apply(r.options[0].id if r.options else None, suit="C")
+        apply_first(t, r)
     while t.phase == "auction":
         seat = t.turn
         ans = t.call(seat, "P")
@@ -353,7 +363,7 @@ def test_three_hand_irregularities_are_detected_ruled_applied_and_scored(cards, 
         a = t.play(leader.partner, t.hand(leader.partner.value)[0])
         assert a.kind == "exposed_card_before_lead" and a.ruling.laws[0].number == "66"  # before the opening lead
         r = a.ruling
-        t.apply(r.options[0].id if r.options else None, suit="C")
+        apply_first(t, r)
     elif which == "revoke":
         a = play_a_revoke(t, rnd)
         if a is not None:
@@ -655,7 +665,9 @@ def _settle(t: Table, rnd: random.Random) -> None:
         for opt in options:
             oid, by = (opt.id, opt.chooser) if opt else (None, None)
             card = rnd.choice(sorted({c for s in "NESW" for c in t.hand(s)})) if opt and t.phase == "play" else None
-            if _refused_moves_nothing(t, t.apply, oid, by=by, suit=rnd.choice("CDHS"), card=card) is not None:
+            suit = rnd.choice("CDHS")  # named only where the remedy asks: each way is tried (a refusal moves nothing)
+            if any(_refused_moves_nothing(t, t.apply, oid, by=by, suit=x, card=y) is not None
+                   for x, y in ((None, None), (suit, None), (None, card), (suit, card))):
                 break
             if t.pending() is r and r.facts.get("established") is False:  # a correction: a card of the suit led
                 seat = r.facts["offender"].value

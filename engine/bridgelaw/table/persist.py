@@ -135,6 +135,9 @@ class Persistence(TableParts):
             data = json.loads(text)
         except (TypeError, ValueError) as e:
             raise TableStateError("state", f"not JSON: {e}") from None
+        except RecursionError:  # arrays or objects nested past what the reader can follow: no state is so deep
+            raise TableStateError("state", "not a table state: nested too deep to read (a state is a few "
+                                           "levels deep)") from None
         return cls.from_dict(data)
 
     @classmethod

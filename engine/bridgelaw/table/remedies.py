@@ -84,6 +84,14 @@ def apply(t: "Table", option: str | Option | None, suit: str | None, by: str | N
     if asks_suit and not suit:  # what the chooser must name, asked before anything moves
         raise MalformedActionError("suit", f"the remedy {'calls' if asks_suit == 'call_lead' else 'forbids'} "
                                    "a suit the chooser names: apply(..., suit=...)")
+    if suit is not None and not asks_suit:  # else the suit named would be dropped unsaid
+        raise MalformedActionError("suit", f"{suit!r}, but {oid or 'this remedy'!r} names no suit (a suit is named "
+                                   "where the remedy calls or forbids a lead the chooser picks): leave suit out")
+    if card is not None and p.correction is None and not p.together \
+            and not any(e["kind"] == "play_card" and not e.get("card") for e in plain):
+        raise MalformedActionError("card", f"{card}, but {oid or 'this remedy'!r} names no card (a "
+                                   "card is named for a renounce corrected, cards played together, or a card "
+                                   "called): leave card out")
     fix = _correction(t, p, plain, card) if p.correction is not None else None
     remedy = chosen.id if chosen else "declined" if declined else "effects"
     # who chose: the seat named, else the option's chooser where it is one seat or side (of "either other
