@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
 import random
 import subprocess
@@ -107,7 +106,7 @@ def replay_serial(path: str, clock=time.process_time) -> float:
     out = open(os.devnull, "w")
     t0 = clock()
     for r in run(boards([path], CODE)):
-        out.write(json.dumps(r.to_json()) + "\n")  # the line the CLI prints
+        out.write(r.json_line() + "\n")  # the line the CLI prints (replay --json)
     out.close()
     return clock() - t0
 

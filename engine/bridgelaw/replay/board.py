@@ -338,11 +338,13 @@ class _Run:
             return
         where, what = self.at(item), f"{seat}'s {_call_words(x)}"
         if ans.ruling is not None:
-            if not hint and ans.ruling.irregularity == "insufficient_bid":
-                hint = _ranking_hint(t, x)
+            insufficient = not hint and marker is None and ans.ruling.irregularity == "insufficient_bid"
+            before = t.last_bid() if insufficient else None  # (the hint is worded only if the call is refused)
             try:
                 self.settle(ref, marker, where, what, then=then)
             except Refused as e:
+                if insufficient and before is not None:
+                    hint = _ranking_hint(t, x, before)
                 if hint and marker is None:
                     raise Refused(e.field, e.message + hint) from None
                 raise
@@ -565,11 +567,20 @@ _ORDER = {s: s + "".join("NESWNESW"["NESW".index(s) + 1:"NESW".index(s) + 4]) fo
 _LHO = {s: o[1] for s, o in _ORDER.items()}
 _CODE_IDS: dict[str | None, tuple[str, ...]] = {}
 _PRESUMED: dict[str | None, str] = {}
+_VARIANTS: dict[str, tuple[Any, str]] = {}  # code id -> (the loaded code, the variant of table that plays it)
 _SEAT_OF = {s.value: s for s in Seat}
 _TRICKS = tuple(str(n) for n in range(14))
 # for each order of the play section's columns, each row's start: seat -> its card's place in the section
 _BASES = {cols: [{s: k + i for i, s in enumerate(cols)} if k % 4 == 0 else {} for k in range(64)]
           for cols in _ORDER.values()}
+
+
+def _variant(code: Any) -> str:
+    """The table variant that plays a loaded code (found once a code: the table chooses it from the code's data)."""
+    hit = _VARIANTS.get(code.id)
+    if hit is None or hit[0] is not code:
+        hit = _VARIANTS[code.id] = (code, find_variant(code).variant)
+    return hit[1]
 
 
 def _code_ids() -> tuple[str, ...]:
@@ -673,11 +684,12 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
         res.notes.append(f"{PRESUMED_CODE}: ruled under {code}, the latest four-player auction code (--code names "
                          "another)")
     try:
-        load_code(code)  # type: ignore[arg-type]  (a code loaded already is a look-up)
+        loaded = load_code(code)  # type: ignore[arg-type]  (a code loaded already is a look-up)
     except (InputError, TypeError, OSError):  # (OSError: a name too long for a folder)
         code = resolve_code(code_value, default_code, _tag_where(g, "BridgelawCode") if code_value else g.where())
+        loaded = load_code(code)
     res.code = code
-    if find_variant(load_code(code)).variant == "three-hand":  # every game, with an auction or with its tags only
+    if _variant(loaded) == "three-hand":  # every game, with an auction or with its tags only
         raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
     auction_tag, play_tag = g.tag("Auction"), g.tag("Play")
     dealer_v = vals.get("Dealer")
