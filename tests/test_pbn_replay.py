@@ -37,3 +37,5 @@ def test_a_record_replays_to_what_it_means(case):
             assert exp[k] in res.reason, res.reason
     if "where" in exp:
         assert res.where == f"<pbn>:{exp['where']}"
+    if "note" in exp:
+        assert any(exp["note"] in n for n in res.notes), res.notes

@@ -725,7 +725,7 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
             raise
         deal_of(deal_v, _tag_where(g, "Deal"))  # says what is wrong with it, at the tag
         raise Refused(_tag_where(g, "Deal"), f"[Deal]: {e.message}") from None
-    run = _Run(g, t, remedies, events)
+    run = _Run(g, t, remedies, events, notes=res.notes)  # (its notes are the board's)
     first = auction_tag.value if auction_tag.value in _SEAT_OF else \
         seat_of(auction_tag.value, "Auction", _tag_where(g, "Auction")).value
     not_over = run.auction(auction_tag.section.entries if auction_tag.section else [], first, dealer)
