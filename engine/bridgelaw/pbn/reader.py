@@ -76,7 +76,7 @@ class Inheritance:
     def resolve(self, game: PbnGame) -> None:
         if not self.sticky:
             first = {t.name: t.value for t in reversed(game.tags)}
-            if not any(v[:1] == "#" for v in first.values()):  # the common case: nothing to resolve
+            if "#" not in "".join([v[:1] for v in first.values()]):  # the common case: nothing to resolve
                 self.last.update(first)
                 return
         seen: set[str] = set()
@@ -147,8 +147,9 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
     before one; the last may be ``*``). What the full reader gives for it, positions and all; None for any
     other game (the full reader reads it, and names what is wrong). The usual lines of play, four cards, are
     kept as they are (:meth:`Section.add_plain_lines`)."""
-    game = PbnGame(path=path, index=gt.index, line=gt.line, lead=tuple("\n".join(lines) for _, lines in gt.lead),
-                   warnings=[f"{path}:{w}" for w in gt.warnings])
+    game = PbnGame(path=path, index=gt.index, line=gt.line,
+                   lead=tuple(["\n".join(lines) for _, lines in gt.lead]) if gt.lead else (),
+                   warnings=[f"{path}:{w}" for w in gt.warnings] if gt.warnings else [])
     tags = game.tags
     lines = gt.lines
     first = gt.line

@@ -248,7 +248,7 @@ def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
 
     def close(chunk: list[str], start: int) -> Iterator[GameText]:
         nonlocal index, lead, warn
-        if _is_commentary(chunk):
+        if chunk[0][:1] != "[" and _is_commentary(chunk):  # (a game's first line is mostly a tag)
             lead.append((start, chunk))
         else:
             index += 1

@@ -677,7 +677,11 @@ def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
 def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableAdapter | None:
     g = game
     vals = g.values()
-    code_value = next((v for v in map(vals.get, CODE_TAGS) if v), None)
+    code_value = None
+    for name in CODE_TAGS:  # the first code tag given a value
+        code_value = vals.get(name) or None
+        if code_value:
+            break
     code = code_value or default_code
     if code is None:
         code = presumed_code()
@@ -691,7 +695,8 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     res.code = code
     if _variant(loaded) == "three-hand":  # every game, with an auction or with its tags only
         raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
-    auction_tag, play_tag = g.tag("Auction"), g.tag("Play")
+    tag = g.tag
+    auction_tag, play_tag = tag("Auction"), tag("Play")
     dealer_v = vals.get("Dealer")
     if not dealer_v:
         if auction_tag is not None:
@@ -708,9 +713,9 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     elif unknown:
         res.notes.append(f"[Deal] gives no hand for {', '.join(unknown)} (§3.4.11 '-'): revokes cannot be checked, "
                          "honours are not scored")
-    remedies = remedies_of(_tag_values(g, REMEDY_TAG)) if g.tag(REMEDY_TAG) else {}
+    remedies = remedies_of(_tag_values(g, REMEDY_TAG)) if tag(REMEDY_TAG) else {}
     events: dict[str, list[tuple[int, Event, str]]] = {}
-    if g.tag(EVENT_TAG):
+    if tag(EVENT_TAG):
         values = _tag_values(g, EVENT_TAG)
         for k, (ev, (_, where)) in enumerate(zip(events_of(values), values), start=1):
             events.setdefault(ev.ref, []).append((k, ev, where))
@@ -719,7 +724,7 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
         return _from_tags(g, code, dealer_v, deal, decl_v, contract_v, result_v, res)
     dealer = dealer_v if dealer_v in _SEAT_OF else seat_of(dealer_v, "Dealer", _tag_where(g, "Dealer")).value
     try:
-        t = TableAdapter(code, dealer, deal)
+        t = TableAdapter(loaded, dealer, deal)
     except InputError as e:
         if e.field != "deal" or not deal_v:
             raise
