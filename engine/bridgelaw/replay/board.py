@@ -259,15 +259,18 @@ class _Run:
                 x = item[0]
                 if not skipped and _is_plain_call(x) and (started or seat == dealer_s):
                     started = True
-                    if table.phase != "auction":
-                        raise Refused(self.at(item), f"{x}: a call after the auction ended ({_ended(t)})")
                     n += 1
                     ref = _AREFS[n] if n < 64 else f"A{n}"
-                    if self.events:
+                    events = bool(self.events)
+                    if events:  # (the auction is seen to be over before what was done at this call is run)
+                        if table.phase != "auction":
+                            raise Refused(self.at(item), f"{x}: a call after the auction ended ({_ended(t)})")
                         self.run_events(ref)
                     try:
                         ans = tcall(seat, x, ref)
-                    except InputError as e:
+                    except InputError as e:  # (the table refuses a call once the auction is over: said so here)
+                        if not events and table.phase != "auction":
+                            raise Refused(self.at(item), f"{x}: a call after the auction ended ({_ended(t)})") from None
                         raise Refused(self.at(item), f"{seat}'s {_call_words(x)}: {e.message}") from None
                     if ans.ruling is not None:
                         self.call(seat, x, ref, item, None, "", answered=ans)
