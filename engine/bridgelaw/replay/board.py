@@ -551,8 +551,10 @@ class _Run:
         if not self.r_marks:
             return
         for i, item in enumerate(self.card_items):
+            if type(item) is tuple or item.marker != "R":  # (a plain card, or marked otherwise)
+                continue
             seat, trick = self.columns[i % 4], i // 4 + 1
-            if type(item) is not tuple and item.marker == "R" and (seat, trick) not in self.revokes_ruled:
+            if (seat, trick) not in self.revokes_ruled:
                 if trick > self.t.tricks_played + (1 if self.t.cards_in_trick else 0):
                     continue  # not played: the play stopped before it
                 if not self.t.hands_known():

@@ -107,9 +107,9 @@ class Play(TableParts):
         permutation of N E S W: ``rows[k][i]`` is ``seats[i]``'s card), and each trick is played from its
         leader clockwise — exactly as :meth:`play` plays the same cards one by one. Only the plain cards are
         played here: a card of the hand of the seat in turn that follows suit, or renounces holding none of the
-        suit led, with no ruling waiting, no penalty in force, no card exposed and no revoke noted. At the first
+        suit led, with no ruling waiting, no penalty in force and no card exposed. At the first
         card that is not plain this stops before it: it is the caller's, to give to :meth:`play`, which rules
-        on it. Begun between tricks (else nothing is played). Returns the number of cards played; each is in
+        on it. Begun between tricks (else nothing is played), and not while a revoke waits to be established. Returns the number of cards played; each is in
         :attr:`history` as :meth:`play` puts it there."""
         plans = _TRICK_PLANS.get(seats) if type(seats) is str else None
         if plans is None:
@@ -117,8 +117,8 @@ class Play(TableParts):
                                                 f"{seats!r:.20}")
         st = self._st
         if st.pending is not None or st.phase != "play" or st.current or st.hands is None or st.exposed \
-                or st.obligations or st.revokes or not st.detect:
-            return 0
+                or st.obligations or not st.detect or st.revokes and not st.revokes[-1].established:
+            return 0  # (a revoke established is ruled on already: the cards after it are plain again)
         hands = st.hands
         log = st.history.append
         played = 0
