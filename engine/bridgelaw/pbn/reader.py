@@ -151,6 +151,7 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
                    lead=tuple(["\n".join(lines) for _, lines in gt.lead]) if gt.lead else (),
                    warnings=[f"{path}:{w}" for w in gt.warnings] if gt.warnings else [])
     tags = game.tags
+    sections: list[Section] = []  # the auction and play sections made
     lines = gt.lines
     first = gt.line
     n = len(lines)
@@ -166,9 +167,16 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
         found = _TAG_LINES.findall(block)
         if len(found) != j - i:
             return None
-        for k, (name, value) in enumerate(found):
-            tags.append(Tag(name, value, (), Section(_SECTION_OF[name]) if name in _SECTION_OF else None,
-                            first + i + k, 1))
+        number = first + i
+        for name, value in found:
+            kind = _SECTION_OF.get(name)
+            if kind is None:
+                tags.append(Tag(name, value, (), None, number, 1))
+            else:
+                sec = Section(kind)
+                sections.append(sec)
+                tags.append(Tag(name, value, (), sec, number, 1))
+            number += 1
         sec = tags[-1].section
         i = j
         # the calls or cards after the last of them
@@ -190,9 +198,9 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
         if not _section_lines(sec, lines, i, j, first):
             return None
         i = j
-    for t in tags:
-        if t.section is not None and t.section.stop == -1:
-            t.section.stop = None
+    for sec in sections:
+        if sec.stop == -1:
+            sec.stop = None
     return game if tags else None
 
 
