@@ -33,7 +33,7 @@ class BidTable:
                 bid = Call(f"{level}{strain}")
                 # by value; at equal value by the number of tricks (a level is below 8), where the code says so
                 self.rank[bid.text] = code.bid_value(bid) * 8 + (level if by_tricks else 0)
-        self._requisite: dict[tuple[Any, str], Call | None] = {}
+        self._requisite: dict[tuple[str, str], Call | None] = {}
         self._seven: dict[str, Call] = {}
 
     def higher(self, call: Call, than: Call) -> bool:
@@ -42,14 +42,15 @@ class BidTable:
 
     def requisite(self, call: Call, over: Call) -> Call | None:
         """The lowest bid in ``call``'s strain higher than ``over`` (None: not within the code's highest level)."""
-        key = (call.strain, over.text)
+        strain = call.strain
+        if strain is None:  # pragma: no cover - a requisite is asked of a bid
+            return None
+        key = (strain._value_, over.text)
         hit = self._requisite.get(key, _NONE)
         if hit is _NONE:
-            if call.strain is None:  # pragma: no cover - a requisite is asked of a bid
-                return None
             rank = self.rank[over.text]
             hit = next((c for level in range(1, self.max_level + 1)
-                        if self.rank[(c := Call(f"{level}{call.strain.value}")).text] > rank), None)
+                        if self.rank[(c := Call(f"{level}{strain._value_}")).text] > rank), None)
             self._requisite[key] = hit
         return hit  # type: ignore[return-value]
 
