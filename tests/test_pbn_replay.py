@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import yaml
 
@@ -39,3 +41,5 @@ def test_a_record_replays_to_what_it_means(case):
         assert res.where == f"<pbn>:{exp['where']}"
     if "note" in exp:
         assert any(exp["note"] in n for n in res.notes), res.notes
+    line = res.json_line()  # the replay --json line: the result as one line of JSON, its text not escaped
+    assert "\n" not in line and line == json.dumps(res.to_json(), ensure_ascii=False)

@@ -188,8 +188,9 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
             return None
         if sec.kind == PLAY:
             end = j - 1 if lines[j - 1] == "*" else j
-            if end > i and _USUAL_PLAY.fullmatch("\n".join(lines[i:end])) is not None:
-                sec.add_plain_lines(lines[i:end], first + i)  # the usual lines of play: four cards each
+            body = lines[i:end]
+            if body and _USUAL_PLAY.fullmatch("\n".join(body)) is not None:
+                sec.add_plain_lines(body, first + i)  # the usual lines of play: four cards each
                 if end < j:
                     sec.stop = 0
                     sec._entries.append(Item("*", raw="*", line=first + end, col=1))
