@@ -7,6 +7,13 @@ the replay holds as it streams (tracemalloc: what is still allocated after N boa
 
 The archive: random deals under the 1913 laws, bid and played legally at random, one board in eight with an
 irregularity marked as §3.9 marks it (an insufficient bid accepted, a revoke not noticed), written as PBN.
+
+What is timed on each side: the baseline makes the history's acts one by one, as a game engine drives the table
+(``call``, ``play``, ``answer``, ``apply``), and scores the deal; the replay reads the file, drives the same table
+— a record's plain tricks through ``Table.play_tricks``, which makes the same checks card by card (the hand, the
+turn, the suit led) and leaves the table as ``play`` does (tests/test_table.py) — checks the record's tags against
+what it played, scores the deal and writes the ``--json`` line. The memory line counts what stays allocated,
+the scorer's cache of deals read included (bounded: it empties when full).
 """
 
 from __future__ import annotations
