@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bridgelaw
-from bridgelaw import snapshot
+from bridgelaw import cache, snapshot
 from bridgelaw.cache import load_entry
 from bridgelaw.casebook import load_cases
 from bridgelaw.errors import BridgelawError
@@ -136,9 +136,13 @@ CHANGES = {
 }
 
 
+@pytest.mark.parametrize("trusted", ["statuses as the cache trusts them", "every status trusted at once"])
 @pytest.mark.parametrize("change", list(CHANGES))
-def test_a_change_to_any_file_a_code_is_made_from_makes_its_snapshot_stale(change, tmp_path, monkeypatch,
+def test_a_change_to_any_file_a_code_is_made_from_makes_its_snapshot_stale(change, trusted, tmp_path, monkeypatch,
                                                                               fresh_codes):
+    if trusted == "every status trusted at once":  # files just written: their status stands for their content
+        monkeypatch.setattr(cache, "SETTLED_NS", 0)
+        monkeypatch.setattr(cache, "_module_status", [])
     data = tmp_path / "data"
     for name in ("laws", "grammar", "schema"):
         shutil.copytree(ROOT / name, data / name)
@@ -149,6 +153,8 @@ def test_a_change_to_any_file_a_code_is_made_from_makes_its_snapshot_stale(chang
     before = _what(code_id)  # builds the snapshot
     clear_cache()
     assert snapshot.load(laws_dir(), code_id) is not None, "no snapshot kept, so nothing is tested"
+    kept = load_entry(snapshot._name(laws_dir(), code_id))[2]  # type: ignore[index]
+    assert (kept is not None) == (trusted == "every status trusted at once")
     assert _what(code_id) == before  # served from it, and the same
     CHANGES[change](data)
     clear_cache()
@@ -156,6 +162,36 @@ def test_a_change_to_any_file_a_code_is_made_from_makes_its_snapshot_stale(chang
     after = _what(code_id)
     assert after != before, f"{change}: the change changed nothing, so nothing is tested"
     assert after == _fresh(code_id, monkeypatch)
+
+
+def test_a_warm_load_whose_files_keep_their_status_reads_none_of_them(tmp_path, monkeypatch, fresh_codes):
+    """A snapshot whose files are as they were (the same status: device, inode, size, times) is served without
+    reading them; touched (the same content, a new status), it is served after reading them, and kept with the
+    new status."""
+    monkeypatch.setattr(cache, "SETTLED_NS", 0)
+    monkeypatch.setattr(cache, "_module_status", [])
+    monkeypatch.setenv("BRIDGELAW_CACHE", str(tmp_path / "cache"))
+    roots = [laws_dir().resolve(), schema_dir().resolve(), grammar_path().parent.resolve()]
+    code_id = "wcny-1913-duplicate"
+    clear_cache()
+    load_code(code_id)  # the snapshot kept
+    files, _folders = _stored(code_id)
+
+    def opened() -> set[str]:
+        global _watch
+        clear_cache()
+        _watch = []
+        try:
+            assert snapshot.load(laws_dir(), code_id) is not None
+        finally:
+            seen, _watch = _watch, None
+        return {p for e, p in seen if e == "open" and _under(p, roots)}
+
+    assert opened() == set()
+    target = next(p for p in files if p.endswith("parameters.yaml"))
+    os.utime(target)  # a new change time, the same content
+    assert target in opened()  # read, found the same, and kept with its new status
+    assert opened() == set()
 
 
 def test_a_code_from_its_snapshot_rules_every_casebook_incident_as_a_code_loaded_afresh(tmp_path, monkeypatch,

@@ -20,18 +20,19 @@ from __future__ import annotations
 
 import io
 import marshal
+import os
 import pickle
 from pathlib import Path
 from types import FunctionType
 from typing import Any
 
-from .cache import cache_dir, key_of, load_entry, store
+from .cache import cache_path, key_of, load_entry, status, store
 from .conditions import _CODES, rebuild
 from .yamlsrc import Source
 
 __all__ = ["load", "save", "depends"]
 
-_FORMAT = "1"
+_FORMAT = "2"
 
 
 def _name(root: Path, code_id: str) -> str:
@@ -50,27 +51,35 @@ def depends(root: Path, chain: list[str]) -> tuple[list[Path], list[Path]]:
     return files, folders
 
 
-def _key(files: list[Path], folders: list[Path]) -> str:
+def _names(folders: list[Any]) -> str:
+    """The names in each folder, in words (a folder missing is said so)."""
     names = []
     for folder in folders:
         try:
-            names.append(f"{folder}:" + "/".join(sorted(p.name for p in folder.iterdir())))
+            names.append(f"{folder}:" + "/".join(sorted(os.listdir(folder))))
         except OSError:
             names.append(f"{folder}:missing")
-    return key_of(files) + ":" + key_of([], "\n".join(names))
+    return "\n".join(names)
 
 
 def load(root: Path, code_id: str) -> Any:
     """The code from its snapshot, or None (no snapshot, or a stale one)."""
-    if cache_dir() is None:
+    if cache_path() is None:
         return None
-    hit = load_entry(_name(root, code_id))
+    name = _name(root, code_id)
+    hit = load_entry(name)
     if hit is None:
         return None
-    stored, (files, folders, codes, body) = hit
+    stored, value, kept = hit
     try:
-        if stored != _key([Path(p) for p in files], [Path(p) for p in folders]):
-            return None
+        files, folders, codes, body = value
+        names = _names(folders)
+        now = status(files, names)  # before any content is read
+        if now is None or now != kept:
+            if stored != key_of(files, names):
+                return None
+            if now is not None:  # the same content under a new status: kept with it, for the next start
+                store(name, [], value, stored, now)
         for text, code in marshal.loads(codes).items():
             _CODES.setdefault(text, code)
         return pickle.loads(body)
@@ -81,7 +90,7 @@ def load(root: Path, code_id: str) -> Any:
 def save(root: Path, code: Any, chain: list[str], texts: set[str]) -> None:
     """Keep ``code`` (loaded from ``root``, its ``extends`` chain ``chain``) with the compiled code of the
     conditions it holds and of the generated sources ``texts``."""
-    if cache_dir() is None:
+    if cache_path() is None:
         return
     files, folders = depends(root, chain)
     buf = io.BytesIO()
@@ -89,9 +98,10 @@ def save(root: Path, code: Any, chain: list[str], texts: set[str]) -> None:
     pickler.dump(code)
     used = texts | pickler.texts
     codes = marshal.dumps({t: _CODES[t] for t in sorted(used) if t in _CODES})
-    key = _key(files, folders)
+    names = _names(folders)
+    kept = status(files, names)  # (the files were read as the code was loaded: a change since is seen by content)
     store(_name(root, code.id), [], ([str(p) for p in files], [str(p) for p in folders], codes, buf.getvalue()),
-          key)
+          key_of(files, names), kept)
 
 
 class _Pickler(pickle.Pickler):
