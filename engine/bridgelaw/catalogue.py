@@ -30,7 +30,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
 
 from .cache import cached
 from .conditions import BID, BOOL, CALL, CARD, INT, SEAT, SIDE, STR, SUIT, Env, Expr, Type, Where, check, names_used, parse
@@ -38,6 +37,10 @@ from .errors import InputError, LawFileError, did_you_mean
 from .resources import laws_dir
 from .values import Call, Card, Seat, Side, Suit
 from .yamlsrc import Source, load_yaml
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Mapping
 
 __all__ = ["FactSpec", "Kind", "load_kinds", "load_topics", "coerce_fact", "TYPES", "derivation_order"]
 

@@ -21,14 +21,17 @@ import dataclasses
 import itertools
 import operator
 from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from functools import lru_cache, partial
-from typing import Any, Callable, Mapping, Union
-
 
 from . import limits
 from .errors import ConditionError, did_you_mean
 from .resources import grammar_path
 from .values import Call, Card, Seat, Side
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any
 
 __all__ = [
     "Expr",
@@ -106,7 +109,7 @@ class Arith(Node):
     right: "Expr"
 
 
-Expr = Union[Lit, Path, FnCall, ListExpr, Not, BoolOp, Compare, Arith]
+Expr = Lit | Path | FnCall | ListExpr | Not | BoolOp | Compare | Arith
 
 
 def _at(n: int | None) -> int:
@@ -728,7 +731,7 @@ class Facts(dict):  # type: ignore[type-arg]
 
 _is = operator.is_
 _NONES = itertools.repeat(None)
-Compiled = Callable[[Facts], Any]
+Compiled = Callable[[Facts], "Any"]
 
 _CMP: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,

@@ -27,10 +27,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from .errors import InputError, UnknownCodeError, did_you_mean
 from .values import Call, Seat
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any
 
 __all__ = ["Incident", "read_incident", "schema", "incident_schema", "CROSS_FIELD", "cross_field"]
 

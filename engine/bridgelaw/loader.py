@@ -23,7 +23,6 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, Callable, Mapping
 
 from .conditions import (
     BOOL, CALL, CARD, INT, SEAT, SIDE, SUIT, Compiled, Env, Expr, Learnt, Type, Where, check, compile_condition,
@@ -38,6 +37,10 @@ from .seats import SeatModel, chooser_faults, model_for
 from .values import Call, EffectKind
 from .vocabulary import vocabulary
 from .yamlsrc import Source, load_yaml
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Callable, Mapping
 
 __all__ = [
     "Code", "Law", "Provision", "EffectSpec", "OptionSpec", "Kind", "FactSpec",
@@ -127,7 +130,7 @@ class Provision:
 
 
 #: One provision as written: its file, its key in the file, its mapping, and the code whose file it is in.
-RawProvision = tuple[Source, tuple[Any, ...], Mapping[str, Any], str]
+RawProvision = tuple[Source, tuple["Any", ...], "Mapping[str, Any]", str]
 
 
 @dataclass(frozen=True)

@@ -30,11 +30,14 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Collection, Iterator, Mapping
 
 from .errors import LawFileError, did_you_mean
 from .resources import schema_dir
 from .yamlsrc import Source, load_yaml
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Collection, Iterator, Mapping
 
 __all__ = ["Cited", "Parameters", "bind", "render", "schema", "type_of", "names"]
 

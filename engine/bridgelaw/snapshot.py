@@ -24,11 +24,14 @@ import os
 import pickle
 from pathlib import Path
 from types import FunctionType
-from typing import Any
 
 from .cache import cache_path, key_of, load_entry, status, store
 from .conditions import _CODES, rebuild
 from .yamlsrc import Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any
 
 __all__ = ["load", "save", "depends"]
 

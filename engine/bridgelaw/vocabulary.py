@@ -26,12 +26,15 @@ import sys
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
 
 from .cache import cached
 from .errors import LawFileError, did_you_mean
 from .resources import schema_dir
 from .yamlsrc import Source, load_yaml
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Mapping, Sequence
 
 __all__ = [
     "FieldSpec", "Wording", "KindSpec", "Vocabulary", "vocabulary", "load_vocabulary", "FIELD_TYPES", "PLACEHOLDER",

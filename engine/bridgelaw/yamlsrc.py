@@ -26,10 +26,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
 
 from . import limits
 from .errors import InputError, LawFileError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Callable
 
 __all__ = ["Source", "Mark", "load_yaml", "load_yaml_text", "read_input", "read_input_text",
            "MAX_DEPTH", "MAX_INT_DIGITS", "MAX_ALIASES", "MAX_VALUES"]
@@ -47,7 +50,7 @@ MAX_INT_DIGITS = limits.INT_DIGITS
 MAX_ALIASES = limits.YAML_ALIASES
 MAX_VALUES = limits.YAML_VALUES
 
-Key = tuple[Any, ...]
+Key = tuple["Any", ...]
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
