@@ -22,7 +22,6 @@ import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from pathlib import Path
 
 from .conditions import (
     BOOL, CALL, CARD, INT, SEAT, SIDE, SUIT, Compiled, Env, Expr, Learnt, Type, Where, check, compile_condition,
@@ -32,7 +31,7 @@ from .cache import cached, store
 from .catalogue import FactSpec, Kind, load_kinds, load_topics
 from .errors import ConditionError, InputError, LawFileError, UnknownCodeError, did_you_mean
 from .parameters import bind as bind_parameters, render as render_label
-from .resources import grammar_path, laws_dir, schema_dir
+from .resources import grammar_path, laws_dir, laws_path, schema_dir
 from .seats import SeatModel, chooser_faults, model_for
 from .values import Call, EffectKind
 from .vocabulary import vocabulary
@@ -40,6 +39,7 @@ from .yamlsrc import Source, load_yaml
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from pathlib import Path
     from typing import Any, Callable, Mapping
 
 __all__ = [
@@ -373,20 +373,20 @@ def load_code(code_id: str) -> Code:
     if code is not None:
         _fast[code_id] = code
         return code
-    root = laws_dir()
+    root = laws_path()  # a string: a start from a snapshot needs no pathlib
     if key not in _cache:
         if not isinstance(code_id, str) or not re.fullmatch(r"[a-z0-9-]+", code_id) or \
                 not _is_code(root, code_id):
-            ids = code_ids(root)
+            ids = code_ids(laws_dir())
             raise UnknownCodeError("code", f"unknown code {code_id!r:.60}; codes are {', '.join(ids)}"
                                    + did_you_mean(str(code_id), ids))
         from . import snapshot
 
         code = snapshot.load(root, code_id)  # the code kept whole by an earlier start, if nothing has changed
         if code is None:
-            code = _load(root, code_id, ())
+            code = _load(laws_dir(), code_id, ())
             _store_learnt()
-            _keep(root, code)
+            _keep(laws_dir(), code)
         _cache[key] = code
     _fast[code_id] = _cache[key]
     return _cache[key]
@@ -414,11 +414,11 @@ def _keep(root: Path, code: Code) -> None:
     snapshot.save(root, code, chain, learnt.sources)
 
 
-def _is_code(root: Path, code_id: str) -> bool:
+def _is_code(root: Path | str, code_id: str) -> bool:
     """Is there a code folder of this name? (A name the system cannot look up — too long — is none.)"""
     try:
-        return (root / code_id / "code.yaml").is_file()
-    except OSError:
+        return os.path.isfile(os.path.join(root, code_id, "code.yaml"))
+    except (OSError, ValueError):
         return False
 
 

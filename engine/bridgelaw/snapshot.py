@@ -22,7 +22,6 @@ import io
 import marshal
 import os
 import pickle
-from pathlib import Path
 from types import FunctionType
 
 from .cache import cache_path, key_of, load_entry, status, store
@@ -31,6 +30,7 @@ from .yamlsrc import Source
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from pathlib import Path
     from typing import Any
 
 __all__ = ["load", "save", "depends"]
@@ -38,10 +38,11 @@ __all__ = ["load", "save", "depends"]
 _FORMAT = "2"
 
 
-def _name(root: Path, code_id: str) -> str:
-    from .resources import grammar_path, schema_dir
+def _name(root: Path | str, code_id: str) -> str:
+    from .resources import grammar_file, schema_path
 
-    return f"code:{_FORMAT}:{root.resolve()}:{schema_dir().resolve()}:{grammar_path().resolve()}:{code_id}"
+    real = os.path.realpath
+    return f"code:{_FORMAT}:{real(root)}:{real(schema_path())}:{real(grammar_file())}:{code_id}"
 
 
 def depends(root: Path, chain: list[str]) -> tuple[list[Path], list[Path]]:
@@ -65,7 +66,7 @@ def _names(folders: list[Any]) -> str:
     return "\n".join(names)
 
 
-def load(root: Path, code_id: str) -> Any:
+def load(root: Path | str, code_id: str) -> Any:
     """The code from its snapshot, or None (no snapshot, or a stale one)."""
     if cache_path() is None:
         return None
@@ -123,7 +124,7 @@ class _Pickler(pickle.Pickler):
             self.texts.add(made[0])
             return rebuild, made
         if isinstance(obj, Source):
-            return _source, (str(self.root.parent / obj.path) if not Path(obj.path).is_absolute() else obj.path,
+            return _source, (str(self.root.parent / obj.path) if not os.path.isabs(obj.path) else obj.path,
                              obj.path)
         return NotImplemented
 
@@ -142,6 +143,8 @@ class _LazySource(Source):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name == "_file":
             raise AttributeError(name)
+        from pathlib import Path
+
         from .loader import _read_validated
 
         real = _read_validated(Path(self.__dict__["_file"]), self.__dict__["path"])

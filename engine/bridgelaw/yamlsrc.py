@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from . import limits
 from .errors import InputError, LawFileError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from pathlib import Path
     from typing import Any, Callable
 
 __all__ = ["Source", "Mark", "load_yaml", "load_yaml_text", "read_input", "read_input_text",
@@ -181,6 +181,8 @@ def read_input(arg: str) -> tuple[Any, str]:
 
     if arg == "-":
         return read_input_text(sys.stdin.read(), "<stdin>"), "<stdin>"
+    from pathlib import Path
+
     return read_input_text(_read_text(Path(arg), arg, InputError), arg), arg
 
 
