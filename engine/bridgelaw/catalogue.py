@@ -53,6 +53,8 @@ _FACT_KEYS = ("type", "ask", "derived", "derive", "default", "presumed", "min", 
 
 @dataclass(frozen=True)
 class FactSpec:
+    """One fact of the catalogue: its type, its question, and how it is derived or presumed."""
+
     name: str
     type: Type
     ask: str

@@ -58,38 +58,52 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Node:
+    """A node of a checked condition tree, with where its text starts (line and column in the condition)."""
+
     line: int
     column: int
 
 
 @dataclass(frozen=True)
 class Lit(Node):
+    """A literal: a whole number, a string or a boolean."""
+
     value: Any
 
 
 @dataclass(frozen=True)
 class Path(Node):
+    """A fact, parameter or role by name, with its attributes (``call.level``, ``params.penalty.revoke``)."""
+
     names: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class FnCall(Node):
+    """A call of one of the language's functions (``partner(offender)``, ``value(call)``)."""
+
     name: str
     args: tuple["Expr", ...]
 
 
 @dataclass(frozen=True)
 class ListExpr(Node):
+    """A list of expressions (the right side of ``in`` and ``not in``)."""
+
     items: tuple["Expr", ...]
 
 
 @dataclass(frozen=True)
 class Not(Node):
+    """``not`` and its operand."""
+
     operand: "Expr"
 
 
 @dataclass(frozen=True)
 class BoolOp(Node):
+    """``and`` or ``or``, and its two operands."""
+
     op: str  # "and" | "or"
     left: "Expr"
     right: "Expr"
@@ -97,6 +111,8 @@ class BoolOp(Node):
 
 @dataclass(frozen=True)
 class Compare(Node):
+    """A comparison (``== != < <= > >=``, ``is``, ``is not``, ``in``, ``not in``) and its two operands."""
+
     op: str  # == != < <= > >= is isnot in notin
     left: "Expr"
     right: "Expr"
@@ -104,6 +120,8 @@ class Compare(Node):
 
 @dataclass(frozen=True)
 class Arith(Node):
+    """Arithmetic (``+ - * / %``) and its two operands."""
+
     op: str
     left: "Expr"
     right: "Expr"

@@ -58,6 +58,8 @@ def requisite(code: Code, call: Call, over: Call) -> Call | None:
 
 @dataclass(frozen=True)
 class AuctionResult:
+    """How an auction record ends: complete or not, the contract, its doubling and its declarer."""
+
     complete: bool
     contract: Call | None
     doubled: int

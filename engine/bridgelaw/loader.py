@@ -80,12 +80,16 @@ EFFECT_FIELDS: dict[EffectKind, dict[str, tuple[Type | str, bool]]] = _effect_fi
 
 @dataclass(frozen=True)
 class EffectSpec:
+    """An effect as a provision writes it: its kind and its fields, each a literal or a compiled expression."""
+
     kind: EffectKind
     fields: tuple[tuple[str, Any, Compiled | None], ...]  # (name, literal value or source, compiled)
 
 
 @dataclass(frozen=True)
 class OptionSpec:
+    """One option of a provision's chooser: its id, its label, its effects and when it is offered."""
+
     id: str
     label: str
     effects: tuple[EffectSpec, ...]
@@ -135,6 +139,8 @@ RawProvision = tuple[Source, tuple["Any", ...], "Mapping[str, Any]", str]
 
 @dataclass(frozen=True)
 class Law:
+    """One law of a code: its number, heading and verbatim text, its footnotes and topics, and its provisions."""
+
     number: str
     heading: str | None
     text: str | None
@@ -154,6 +160,8 @@ class Law:
 
 @dataclass(frozen=True)
 class Code:
+    """A code of laws as loaded: its laws with their provisions, its parameters, and what it extends."""
+
     id: str
     title: str
     authority: str

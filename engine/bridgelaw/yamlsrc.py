@@ -60,6 +60,8 @@ _FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]
 
 @dataclass(frozen=True)
 class Mark:
+    """Where a value stands in its YAML file, and how it was written (its scalar style)."""
+
     line: int  # 1-based
     column: int  # 1-based, of the value's first character (inside quotes)
     style: str | None
