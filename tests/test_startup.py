@@ -221,6 +221,42 @@ def test_a_code_from_its_snapshot_rules_every_casebook_incident_as_a_code_loaded
     assert rule_all() == want
 
 
+#: What a warm ``rule -`` needs none of: the parsers and validators of the law files, the desk, and the standard
+#: library modules its own paths and annotations once brought (typing, pathlib with urllib.parse, shutil through
+#: argparse's help formatter, hashlib through the cache key).
+NOT_ON_THE_RULE_PATH = frozenset((
+    "typing", "pathlib", "urllib", "shutil", "hashlib", "tempfile", "textwrap", "difflib", "subprocess", "sqlite3",
+    "asyncio", "yaml", "jsonschema", "lark", "starlette", "uvicorn", "tqdm"))
+#: The modules of bridgelaw a warm ``rule -`` imports: one that joins them is a cost every start pays.
+RULE_PATH = frozenset(f"bridgelaw.{m}" if m else "bridgelaw" for m in (
+    "", "api", "bids", "cache", "catalogue", "cli", "conditions", "errors", "facts", "incident", "incidentcode",
+    "limits", "loader", "parameters", "quick", "referee", "resources", "ruler", "seats", "snapshot", "values",
+    "vocabulary", "wording", "yamlsrc"))
+
+
+def test_a_warm_rule_imports_only_what_the_rule_path_uses(tmp_path):
+    env = dict(os.environ, BRIDGELAW_CACHE=str(tmp_path / "cache"))
+    inc = '{"code": "wcny-1913", "irregularity": "insufficient_bid", "dealer": "S", "auction": ["1H", "1S"]}'
+    probe = ("import sys, json\n"
+             "import bridgelaw.cache\n"
+             "bridgelaw.cache.SETTLED_NS = 0  # the files' statuses trusted at once (a checkout just edited)\n"
+             "sys.argv = ['bridgelaw', 'rule', '-', '--json']\n"
+             "from bridgelaw.cli import main\n"
+             "status = main()\n"
+             "sys.stderr.write(json.dumps([status, sorted(sys.modules)]))\n")
+    runs = [subprocess.run([sys.executable, "-c", probe], input=inc, capture_output=True, text=True, env=env,
+                           timeout=120) for _ in range(2)]
+    assert '"insufficient_bid"' in runs[1].stdout and runs[1].stdout == runs[0].stdout
+    status, modules = json.loads(runs[1].stderr)
+    assert status == 0
+    top = {m.split(".")[0] for m in modules}
+    assert not top & NOT_ON_THE_RULE_PATH, f"a warm start imported: {sorted(top & NOT_ON_THE_RULE_PATH)}"
+    ours = {m for m in modules if m.split(".")[0] == "bridgelaw"}
+    assert ours <= RULE_PATH, f"a warm start imported modules off the rule path: {sorted(ours - RULE_PATH)}"
+    cold = {m.split(".")[0] for m in json.loads(runs[0].stderr)[1]}
+    assert {"yaml", "jsonschema", "lark"} <= cold, "the first start built nothing, so nothing is tested"
+
+
 def test_a_start_from_a_snapshot_imports_no_yaml_json_schema_or_lark(tmp_path):
     env = dict(os.environ, BRIDGELAW_CACHE=str(tmp_path / "cache"))
     inc = '{"code": "wcny-1913", "irregularity": "insufficient_bid", "dealer": "S", "auction": ["1H", "1S"]}'
