@@ -42,6 +42,8 @@ if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from pathlib import Path
     from typing import Any, Callable, Mapping
 
+    from .lawfiles import FileEntry, RawCode
+
 __all__ = [
     "Code", "Law", "Provision", "EffectSpec", "OptionSpec", "Kind", "FactSpec",
     "load_code", "code_ids", "load_kinds", "load_all", "check_tree", "FOLDER_FILES",
@@ -455,22 +457,9 @@ def _rel(root: Path, p: Path) -> str:
         return str(p)
 
 
-@dataclass
-class _Raw:
-    """A code's own files, before resolution."""
+def _read(root: Path, code_id: str) -> RawCode:
+    from .lawfiles import RawCode
 
-    meta: Mapping[str, Any]
-    meta_src: Source
-    laws: list[Law]
-    params: dict[str, Any]
-    params_src: Source | None
-    sources: dict[str, Source]
-    positions: dict[str, tuple[Source, tuple[Any, ...]]]
-    after: dict[str, str]
-    omitted: list[str]
-
-
-def _read(root: Path, code_id: str) -> _Raw:
     folder = root / code_id
     files = _heading_files(folder, root)
     meta_src = _read_validated(folder / "code.yaml", _rel(root, folder / "code.yaml"), "code.schema.json")
@@ -528,34 +517,27 @@ def _read(root: Path, code_id: str) -> _Raw:
                 printed_number=raw.get("printed_number", number), differences=raw.get("differences", ""),
                 file=src.path, code=code_id, raw_provisions=provs, drop=tuple(raw.get("drop") or ()),
             ))
-    return _Raw(meta, meta_src, laws, params, params_src, sources, positions, after, omitted)
-
-
-@dataclass
-class _Entry:
-    """A law file's cache entry: the file as read and validated, and its conditions' trees and code."""
-
-    source: Source
-    trees: dict[str, Any] = field(default_factory=dict)
-    codes: dict[str, bytes] = field(default_factory=dict)
+    return RawCode(meta, meta_src, laws, params, params_src, sources, positions, after, omitted)
 
 
 # source path -> (cache name, the files it depends on, the entry, what compiling it learnt)
-_entries: dict[str, tuple[str, list[Path], _Entry, Learnt]] = {}
+_entries: dict[str, tuple[str, list[Path], FileEntry, Learnt]] = {}
 
 
 def _read_validated(path: Path, display: str, schema: str = "law-file.schema.json") -> Source:
     """A file, read and validated once; later runs take it, and its conditions' parse trees, from the cache
     while its content is unchanged."""
 
-    def build() -> _Entry:
+    from .lawfiles import FileEntry
+
+    def build() -> FileEntry:
         src = load_yaml(path, display)
         validate(src, schema)
-        return _Entry(src)
+        return FileEntry(src)
 
     name = f"{schema}:{path.resolve()}:{display}"
     depends = [path, schema_dir() / schema, grammar_path()]
-    entry: _Entry = cached(name, depends, build)
+    entry: FileEntry = cached(name, depends, build)
     seed(entry.trees, entry.codes)
     _entries[entry.source.path] = (name, depends, entry, Learnt())
     return entry.source
@@ -626,7 +608,7 @@ def _load(root: Path, code_id: str, chain: tuple[str, ...]) -> Code:
     return _compile_code(code, raw)
 
 
-def _resolve(parent: Code, raw: _Raw) -> tuple[list[Law], list[str]]:
+def _resolve(parent: Code, raw: RawCode) -> tuple[list[Law], list[str]]:
     laws = list(parent.laws)
     index = {law.number: i for i, law in enumerate(laws)}
     omitted = list(parent.omitted)
@@ -659,7 +641,7 @@ def _resolve(parent: Code, raw: _Raw) -> tuple[list[Law], list[str]]:
     return [lw for lw in laws if lw.number not in gone], omitted
 
 
-def _inherit(parent_law: Law | None, law: Law, raw: _Raw) -> Law:
+def _inherit(parent_law: Law | None, law: Law, raw: RawCode) -> Law:
     """A restated law keeps the parent's provisions, in the parent's order, each replaced by the child's
     provision of the same id or left out when ``drop:`` names it; the child's new provisions follow."""
     if parent_law is None:  # pragma: no cover - the caller found it
@@ -706,7 +688,7 @@ def _at(src: Source, key: tuple[Any, ...]) -> str:
     return f"{src.path}:{m.line}:{m.column}"
 
 
-def _compile_code(code: Code, raw: _Raw) -> Code:
+def _compile_code(code: Code, raw: RawCode) -> Code:
     from .precedence import check_precedence
 
     common, kinds = load_kinds(str(laws_dir()))
