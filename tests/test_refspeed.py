@@ -298,3 +298,61 @@ def test_the_quick_constructors_make_what_the_dataclasses_make():
 def test_calls_and_cards_pickle_as_the_one_object_of_their_spelling():
     for x in (Call("1S"), Call("P"), Call("XX"), Call("7NT"), Card("SA"), Card("H10")):
         assert pickle.loads(pickle.dumps(x)) is type(x)(x.text) and pickle.loads(pickle.dumps(x)) == x
+
+
+def _spoil(x: Any) -> None:
+    """Change every list and mapping inside a JSON view in place."""
+    if isinstance(x, dict):
+        for k in list(x):
+            _spoil(x[k])
+            x[k] = "spoilt"
+        x["spoilt"] = True
+    elif isinstance(x, list):
+        for v in x:
+            _spoil(v)
+        x.append("spoilt")
+
+
+def test_each_json_view_is_the_callers_own_though_effects_options_and_trace_words_are_made_once():
+    # the compiled referee shares an effect, an option and a trace's rows between rulings that have the same
+    # ones, and keeps their views: a caller who changes a view changes nothing another ruling (or the same one
+    # asked again) gives
+    incidents = CASEBOOK[:300] + GENERATED[:300]
+    shared = 0
+    for inc in incidents:
+        try:
+            first = bridgelaw.rule(inc)
+        except BridgelawError:
+            continue
+        want = first.to_dict()
+        pristine = pickle.loads(pickle.dumps(want))
+        shared += any("_json" in vars(o) for o in first.options) + any("_json" in vars(e) for e in first.effects)
+        _spoil(want)
+        assert first.to_dict() == pristine, inc
+        assert bridgelaw.rule(inc).to_dict() == pristine, inc
+        assert [t.to_dict() for t in bridgelaw.rule(inc).trace] == pristine["trace"], inc
+    assert shared > 100  # the sharing is there to be tested
+
+
+def test_a_shared_effect_or_option_is_the_one_the_dataclass_makes():
+    from bridgelaw.values import _constant_effect, _shared_effect, _shared_option
+
+    made: dict[Any, Any] = {}
+    args = (("seat", "N"), ("until", "adverse_call"))
+    e = _shared_effect(made, EffectKind.BAR, args)
+    assert e == Effect(EffectKind.BAR, args) and _shared_effect(made, EffectKind.BAR, args) is e
+    assert e.to_dict() == {"kind": "bar", "seat": "N", "until": "adverse_call"}
+    listed = (("seats", ["N", "S"]),)  # a list among the values: made afresh, never shared
+    assert _shared_effect(made, EffectKind.BAR, listed) is not _shared_effect(made, EffectKind.BAR, listed)
+    numbered = (("points", 50),)  # a number: made afresh (1 and True are equal keys; no value is ever mistaken)
+    assert _shared_effect(made, EffectKind.SCORE, numbered) is not _shared_effect(made, EffectKind.SCORE, numbered)
+    c = _constant_effect(EffectKind.SCORE, (("side", "NS"), ("points", 50)))
+    assert c.to_dict() == {"kind": "score", "side": "NS", "points": 50} == Effect(c.kind, c.args).to_dict()
+    options: dict[Any, Any] = {}
+    o = _shared_option(options, "penalize", "EW", "50", (e, c), "wcny-1913/50/x", "a label")
+    assert o == Option("penalize", "EW", "50", (e, c), "wcny-1913/50/x", "a label")
+    assert _shared_option(options, "penalize", "EW", "50", (e, c), "wcny-1913/50/x", "a label") is o
+    assert o.to_dict() == Option(o.id, o.chooser, o.law, o.effects, o.provision, o.label).to_dict()
+    fresh = Effect(EffectKind.BAR, args)  # not kept: known by its value only, so the option is made afresh
+    assert _shared_option(options, "waive", "EW", "50", (fresh,), "p", "l") is not \
+        _shared_option(options, "waive", "EW", "50", (fresh,), "p", "l")

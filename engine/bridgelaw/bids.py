@@ -36,7 +36,7 @@ class BidTable:
                 bid = Call(f"{level}{strain}")
                 # by value; at equal value by the number of tricks (a level is below 8), where the code says so
                 self.rank[bid.text] = code.bid_value(bid) * 8 + (level if by_tricks else 0)
-        self._requisite: dict[tuple[Any, str], Call | None] = {}
+        self._requisite: dict[tuple[str, str], Call | None] = {}
         self._seven: dict[str, Call] = {}
 
     def higher(self, call: Call, than: Call) -> bool:
@@ -45,7 +45,7 @@ class BidTable:
 
     def requisite(self, call: Call, over: Call) -> Call | None:
         """The lowest bid in ``call``'s strain higher than ``over`` (None: not within the code's highest level)."""
-        key = (call.strain, over.text)
+        key = (call.strain._value_, over.text)  # (a strain's text: an enum member hashes in Python)
         hit = self._requisite.get(key, _NONE)
         if hit is _NONE:
             if call.strain is None:  # pragma: no cover - a requisite is asked of a bid

@@ -346,11 +346,7 @@ def _no_value(call: Call) -> int:  # pragma: no cover - no derivation prices a b
 def _derive_implied(kind_id: str, kind: Kind, f: dict[str, Any], notes: list[str]) -> None:
     """Derive each fact that another fact of the incident determines, where it is not given; refuse a leader
     named from the innocent side."""
-    hit = _IMPLIED_BY_KIND.get(id(kind))
-    if hit is None or hit[0] is not kind:  # keyed by identity, checked: a reloaded catalogue is new
-        hit = _IMPLIED_BY_KIND[id(kind)] = (kind, tuple(x for x in _IMPLIED if x[0] in kind.facts
-                                                       and x[2] in kind.facts))
-    for given, value, implied, implied_value, why, said in hit[1]:
+    for given, value, implied, implied_value, why, said in _implied_of(kind):
         if f.get(given) is None:
             continue
         if not value(f[given]):
@@ -370,6 +366,20 @@ def _derive_implied(kind_id: str, kind: Kind, f: dict[str, Any], notes: list[str
 
 
 _IMPLIED_BY_KIND: dict[int, tuple[Kind, tuple[tuple[str, Any, str, Any, str, str], ...]]] = {}
+
+
+def _implied_of(kind: Kind) -> tuple[tuple[str, Any, str, Any, str, str], ...]:
+    """The facts one fact implies that ``kind`` reads (the rows of :data:`_IMPLIED` naming two of its facts)."""
+    hit = _IMPLIED_BY_KIND.get(id(kind))
+    if hit is None or hit[0] is not kind:  # keyed by identity, checked: a reloaded catalogue is new
+        hit = _IMPLIED_BY_KIND[id(kind)] = (kind, tuple(x for x in _IMPLIED if x[0] in kind.facts
+                                                       and x[2] in kind.facts))
+    return hit[1]
+
+
+def _implies_anything(kind: Kind) -> bool:
+    """Does :func:`_derive_implied` do anything for ``kind`` (a fact it implies, or a leader it checks)?"""
+    return bool(_implied_of(kind)) or "next_leader" in kind.facts
 
 # (given fact, when its value settles another, the fact settled, its value, why, and the note said in words) — each
 # read by the kinds that have both facts

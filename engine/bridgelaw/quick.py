@@ -46,10 +46,12 @@ _RECORDED = frozenset(("succeeding_player", "third_player", "succeeding_player_h
 class _Code:
     """What the quick path keeps for one code: the calls of its strains by spelling, its settlers by kind."""
 
-    __slots__ = ("code", "calls", "settlers")
+    __slots__ = ("code", "calls", "settlers", "model", "bids")
 
     def __init__(self, code: Code) -> None:
         self.code = code
+        self.model = code.seats
+        self.bids = bid_table(code)
         self.calls: dict[str, Call] = {}
         self.settlers: dict[str, Callable[[dict[str, Any], list[str]], Facts]] = {}
 
@@ -153,7 +155,7 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
                                                                                           "previous_bid" in f)):
             return None  # what the facts alone settle here is the general path's
     elif kind_id in _BIDS:
-        kind_id = _bid_record(code, calls, at, dealer, kind_id, f, notes)  # type: ignore[arg-type]
+        kind_id = _bid_record(ctx, calls, at, dealer, kind_id, f, notes)  # type: ignore[arg-type]
         if not kind_id:
             return None
         kind = kinds[kind_id]
@@ -184,7 +186,7 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
     """What :func:`bridgelaw.facts._settle` does for this code and kind, as one function written from the
     catalogue: the implied facts, each default and presumption, the straight-bridge declarer, each derivation
     whose inputs are known, the kind's offender. Where the general path would refuse, it raises."""
-    from .facts import _defaults, _derivations, _derive_facts, _derive_implied, _kind_offender
+    from .facts import _defaults, _derivations, _derive_facts, _derive_implied, _implies_anything, _kind_offender
 
     code = ctx.code
 
@@ -193,7 +195,8 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
                           "_implied": _derive_implied, "_derive_facts": _derive_facts, "_offender": _kind_offender}
     lines = ["def _settle(f, notes):"]
     add = lines.append
-    add("    _implied(_kind_id, _kind, f, notes)")  # the implied facts, and the checks on them
+    if _implies_anything(kind):
+        add("    _implied(_kind_id, _kind, f, notes)")  # the implied facts, and the checks on them
     add("    presumed = ()")
     for j, (name, default) in enumerate(_defaults(kind)):
         ns[f"_D{j}"] = default
@@ -233,14 +236,14 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
     return fn
 
 
-def _bid_record(code: Code, calls: tuple[Call, ...], at: int | None, dealer: Any, kind_id: str, f: dict[str, Any],
-                notes: list[str]) -> str:
+def _bid_record(ctx: _Code, calls: tuple[Call, ...], at: int | None, dealer: Any, kind_id: str,
+                f: dict[str, Any], notes: list[str]) -> str:
     """An insufficient or impossible bid read from its auction record, as the general path reads it (the
     offending call and its maker, condonation, the previous bid, the requisite and seven calls, the innocent
     side's last bid, the declarer once the auction is complete); empty where that path would refuse it."""
     if not calls:
         return ""
-    model = code.seats
+    model = ctx.model
     count = len(calls)
     if at is None:
         at = count - 1
@@ -254,7 +257,7 @@ def _bid_record(code: Code, calls: tuple[Call, ...], at: int | None, dealer: Any
     f["call"] = call
     adverse = model.adverse_to(seat)
     if "condoned" not in f:
-        f["condoned"] = any(adverse[s] for s in rotation[at + 1:count])
+        f["condoned"] = at + 1 < count and any(map(adverse.__getitem__, rotation[at + 1:count]))
     prev = None
     for i in range(at - 1, -1, -1):
         if calls[i].is_bid:
@@ -263,19 +266,20 @@ def _bid_record(code: Code, calls: tuple[Call, ...], at: int | None, dealer: Any
     if prev is None:
         return ""
     f["previous_bid"] = prev
-    table = bid_table(code)
+    table = ctx.bids
     if table.higher(call, prev):
         return ""
     req = table.requisite(call, prev)
     f["impossible"] = req is None
     if req is not None:
         f["requisite_call"] = req
-    f["seven_call"] = table.seven_call(call.strain.value)  # type: ignore[union-attr]
+    f["seven_call"] = table.seven_call(call.strain._value_)  # type: ignore[union-attr]
     innocent = None
-    for i in range(at):
+    for i in range(at - 1, -1, -1):  # the innocent side's last bid before the offence
         c = calls[i]
         if c.is_bid and adverse[rotation[i]]:
             innocent = c
+            break
     f["innocent_side_has_bid"] = innocent is not None
     if innocent is not None:
         f["innocent_last_bid"] = innocent

@@ -20,7 +20,8 @@ import itertools
 
 from .conditions import Env, Facts, MissingFact, _py, code_of, namespace_base
 from .values import (
-    Call, Card, Effect, LawCitation, Question, Ruling, Seat, Side, TraceStep, _effect, _option, _ruling,
+    Call, Card, LawCitation, Question, Ruling, Seat, Side, TraceStep, _effect, _option, _ruling,
+    _constant_effect, _shared_effect, _shared_option,
 )
 
 TYPE_CHECKING = False
@@ -32,6 +33,10 @@ __all__ = ["ruler", "Ruler"]
 #: Beyond this many provisions that override others in one kind, precedence is worked out per ruling
 #: (and remembered) instead of for every combination beforehand.
 _PRESOLVE = 10
+#: At most this many traces' rows are kept for each kind (beyond, each is written when read).
+_ROWS_KEPT = 4096
+#: A fact the incident did not give, as :meth:`Ruler.shown` records it.
+_ABSENT = object()
 
 
 def ruler(code: Any, kind: str) -> "Ruler":
@@ -89,6 +94,8 @@ class Ruler:
         self._questions: dict[tuple[str, tuple[int, ...]], Question] = {}
         self.run: Callable[[Facts, list[str]], Ruling] = self._compile()
         self._explainers: tuple[Callable[[Facts, bool], str], ...] | None = None
+        self._rows: dict[tuple[Any, ...], tuple[dict[str, Any], ...]] = {}
+        self._shown: Callable[[Facts], tuple[Any, ...]] | None = None
 
     @property
     def explainers(self) -> tuple[Callable[[Facts, bool], str], ...]:
@@ -155,7 +162,40 @@ class Ruler:
 
     def trace_dicts(self, states: tuple[Any, ...], by: tuple[int, ...], withheld: dict[int, Any] | None,
                     facts: Facts) -> list[dict[str, Any]]:
-        """The trace in words as its JSON view (:meth:`trace`, without the steps)."""
+        """The trace in words as its JSON view (:meth:`trace`, without the steps).
+
+        A trace's words are a function of the provisions' states, who overrode whom, and the facts their
+        conditions read as they are shown: the rows are written once for each such record and kept (up to
+        :data:`_ROWS_KEPT` a kind), each JSON view made afresh from them (a caller's own to change).
+        """
+        if withheld is None:
+            key = (states, by, (self._shown or self.shown)(facts))
+            rows = self._rows.get(key)
+            if rows is None:
+                rows = tuple(self._trace_dicts(states, by, None, facts))  # (never handed out: only copied)
+                if len(self._rows) < _ROWS_KEPT:
+                    self._rows[key] = rows
+            return list(map(dict, rows))
+        return self._trace_dicts(states, by, withheld, facts)
+
+    @property
+    def shown(self) -> Callable[[Facts], tuple[Any, ...]]:
+        """The facts the kind's conditions read, each as a trace shows it (absent: :data:`_ABSENT`)."""
+        fn = self._shown
+        if fn is None:
+            names = sorted({n for p in self.provisions for n in p.needs_sorted})
+            lines = ["def _shown(f):", "    g = f.get"]
+            for j, name in enumerate(names):
+                lines.append(f"    v{j} = g({name!r}, _A)")
+            items = "".join(f"v{j} if type(v{j}) is bool or v{j} is _A else _show(v{j}), " for j in range(len(names)))
+            lines.append(f"    return ({items})")
+            ns: dict[str, Any] = {"_A": _ABSENT, "_show": self._referee._show}
+            exec(code_of("\n".join(lines) + "\n", f"<bridgelaw {self.code.id} {self.kind} shown>"), ns)  # checked names only
+            fn = self._shown = ns["_shown"]
+        return fn  # type: ignore[no-any-return]
+
+    def _trace_dicts(self, states: tuple[Any, ...], by: tuple[int, ...], withheld: dict[int, Any] | None,
+                     facts: Facts) -> list[dict[str, Any]]:
         explain = self.explainers
         out = []
         for i, (p, s) in enumerate(zip(self.provisions, states)):
@@ -181,7 +221,7 @@ class Ruler:
         env = Env({}, code.params)
         consts: list[Any] = []
         ns: dict[str, Any] = {
-            **namespace_base(), "_Missing": MissingFact, "_Effect": _effect, "_Option": _option, "_Ruling": _ruling, "_pv": _plain_value,
+            **namespace_base(), "_Missing": MissingFact, "_Effect": _effect, "_Shared": _shared_effect, "_SharedOption": _shared_option, "_Option": _option, "_Ruling": _ruling, "_pv": _plain_value,
             "_asked_name": ref._asked_name, "_chooser": ref._chooser, "_effects": ref._effects,
             "_follow": ref._follow, "_fault": ref._fault, "_R": self, "_P": provs, "_CODE": code, "_KIND": self.kind,
             "_no_provision": ref._no_provision, "_Seat": Seat, "_Side": Side,
@@ -271,11 +311,12 @@ class Ruler:
                     add(body + "    waiting = asked.setdefault(name, [])")
                     add(body + f"    if {i} not in waiting:")
                     add(body + f"        waiting.append({i})")
-                    add(body + f"    po.append(_Option({o_name}.id, ch, _P[{i}].law, (), _P[{i}].full_id, "
+                    add(body + f"    po.append(_Option({o.id!r}, ch, {p.law!r}, (), {p.full_id!r}, "
                         f"{o_name}.label, (name,)))")
                     add(body + "else:")
-                    add(body + f"    po.append(_Option({o_name}.id, ch, _P[{i}].law, oe, _P[{i}].full_id, "
-                        f"{o_name}.label))")
+                    ns[f"{o_name}_made"] = {}
+                    add(body + f"    po.append(_SharedOption({o_name}_made, {o.id!r}, ch, {p.law!r}, oe, "
+                        f"{p.full_id!r}, {o_name}.label))")
             add("        except _Missing as m:")
             add("            name = _asked_name(m.name, f)")
             add(f"            asked.setdefault(name, []).append({i})")
@@ -299,8 +340,8 @@ class Ruler:
         add("    presumed = tuple([(name, f[name]) for name in f.presumed if name in _READ]) if f.presumed else ()")
         add("    laws = _R.laws(tuple(used)) if used else ()")
         states = "(" + "".join(f"s{i}, " for i in range(n)) + ")"
-        add(f"    return _Ruling(_CODE.id, _KIND, laws, tuple(effects), tuple(options), questions, tuple(notes), "
-            f"_Trace(_R, {states}, by, withheld, f), f, presumed)")
+        add(f"    return _Ruling({code.id!r}, _KIND, laws, tuple(effects), tuple(options), questions, tuple(notes), "
+            f"_Trace((_R, {states}, by, withheld, f)), f, presumed)")
         ns["_Trace"] = _Trace
         ns["_K"] = tuple(consts)
         src = "\n".join(lines) + "\n"
@@ -340,7 +381,7 @@ class Ruler:
             if all(fn is None for _, _, fn in spec.fields):
                 args = tuple((fname, _plain_value(lit)) for fname, lit, _ in spec.fields)
                 if all(type(v) in (str, int, bool) or v is None for _, v in args):
-                    ns[name] = Effect(spec.kind, args)  # immutable: made once
+                    ns[name] = _constant_effect(spec.kind, args)  # immutable: made once
                     parts.append(name)
                     continue
             fields = []
@@ -353,30 +394,26 @@ class Ruler:
                 ns[f"{name}_{m}"] = v if type(v) in (str, int, bool) or v is None else lit
                 fields.append(f"({fname!r}, {name}_{m})" if ns[f"{name}_{m}"] is v else f"({fname!r}, _pv({name}_{m}))")
             ns[f"{name}_kind"] = spec.kind
-            parts.append(f"_Effect({name}_kind, (" + "".join(x + ", " for x in fields) + "))")
+            ns[f"{name}_made"] = {}
+            parts.append(f"_Shared({name}_made, {name}_kind, (" + "".join(x + ", " for x in fields) + "))")
         body = "".join(x + ", " for x in parts)
         return f"({body})" if as_tuple else f"[{body}]"
 
 
-class _Trace:
-    """A ruling's trace as recorded (one state a provision): written out in words when first read."""
+class _Trace(tuple):  # type: ignore[type-arg]
+    """A ruling's trace as recorded — ``(ruler, states, by, withheld, facts)``, one state a provision — written
+    out in words when first read (a tuple: made in one step, for every ruling)."""
 
-    __slots__ = ("ruler", "states", "by", "withheld", "facts")
-
-    def __init__(self, ruler: Ruler, states: tuple[Any, ...], by: tuple[int, ...], withheld: dict[int, str] | None,
-                 facts: Facts) -> None:
-        self.ruler = ruler
-        self.states = states
-        self.by = by
-        self.withheld = withheld
-        self.facts = facts
+    __slots__ = ()
 
     def __call__(self) -> list[TraceStep]:
-        return self.ruler.trace(self.states, self.by, self.withheld, self.facts)
+        ruler, states, by, withheld, facts = self
+        return ruler.trace(states, by, withheld, facts)  # type: ignore[no-any-return]
 
     def dicts(self) -> list[dict[str, Any]]:
         """The trace's JSON view, written straight from the record."""
-        return self.ruler.trace_dicts(self.states, self.by, self.withheld, self.facts)
+        ruler, states, by, withheld, facts = self
+        return ruler.trace_dicts(states, by, withheld, facts)  # type: ignore[no-any-return]
 
 
 def _withheld(why: Any) -> str:

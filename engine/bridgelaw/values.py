@@ -335,10 +335,19 @@ class Effect:
         return default
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind._value_}
-        for k, v in self.args:
-            d[k] = v if type(v) is str else _plain(v)
-        return d
+        return _effect_dict(self)
+
+
+def _effect_dict(e: Effect) -> dict[str, Any]:
+    """:meth:`Effect.to_dict` (called once an effect by the views that hold effects)."""
+    s = e.__dict__
+    j = s.get("_json")
+    if j is not None:  # an effect made once and shared (its values are strings): its view, copied
+        return dict(j)
+    d: dict[str, Any] = {"kind": s["kind"]._value_}
+    for k, v in s["args"]:
+        d[k] = v if type(v) is str else _plain(v)
+    return d
 
 
 _PLAIN = frozenset((str, bool, int))  # the types of value a JSON view takes as they are
@@ -396,19 +405,25 @@ class Option:
         return isinstance(seat, str) and seat in self.choosers
 
     def to_dict(self) -> dict[str, Any]:
-        c = self.chooser
+        s = self.__dict__
+        j = s.get("_json")
+        if j is not None:  # an option made once and shared: its view, copied
+            d = dict(j)
+            d["effects"] = list(map(dict, j["effects"]))
+            return d
+        c = s["chooser"]
         d: dict[str, Any] = {
-            "id": self.id,
+            "id": s["id"],
             "chooser": c if type(c) is str else list(c) if isinstance(c, tuple) else c,
-            "law": self.law,
-            "effects": [e.to_dict() for e in self.effects],
+            "law": s["law"],
+            "effects": [_effect_dict(e) for e in s["effects"]],
         }
-        if self.label:
-            d["label"] = self.label
-        if self.provision:
-            d["provision"] = self.provision
-        if self.awaits:
-            d["awaits"] = list(self.awaits)
+        if s["label"]:
+            d["label"] = s["label"]
+        if s["provision"]:
+            d["provision"] = s["provision"]
+        if s["awaits"]:
+            d["awaits"] = list(s["awaits"])
         return d
 
 
@@ -525,21 +540,31 @@ class Ruling:
         return not self.questions
 
     def to_dict(self) -> dict[str, Any]:
-        t = self._trace
+        s = self.__dict__
+        t = s["_trace"]
         return {
-            "code": self.code,
-            "irregularity": self.irregularity,
-            "laws": [c._dict() for c in self.laws],
-            "effects": [e.to_dict() for e in self.effects],
-            "options": [o.to_dict() for o in self.options],
-            "questions": [q.to_dict() for q in self.questions],
-            "notes": list(self.notes),
+            "code": s["code"],
+            "irregularity": s["irregularity"],
+            "laws": [c._dict() for c in s["laws"]],
+            "effects": [_effect_dict(e) for e in s["effects"]],
+            "options": [o.to_dict() for o in s["options"]],
+            "questions": [q.to_dict() for q in s["questions"]],
+            "notes": list(s["notes"]),
             # a trace not yet read is written from its record, without making its steps
             "trace": t.dicts() if hasattr(t, "dicts") else [s.to_dict() for s in self.trace],
-            "facts": {k: v if (t := type(v)) in _PLAIN else v._value_ if t is Seat or t is Side else v.text
-                      if t is Call or t is Card else _plain(v) for k, v in self.facts.items()},
-            "presumed": [{"fact": n, "value": _plain(v)} for n, v in self.presumed],
+            "facts": _facts_dict(s["facts"]),
+            "presumed": [{"fact": n, "value": v if type(v) in _PLAIN else _plain(v)} for n, v in s["presumed"]],
         }
+
+
+def _facts_dict(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """A ruling's facts as its JSON view: a copy, each seat, side, call and card as its text."""
+    d = dict(facts)
+    for k, v in d.items():  # (values replaced in place: the keys do not change)
+        t = type(v)
+        if t is not bool and t is not str and t is not int:
+            d[k] = v._value_ if t is Seat or t is Side else v.text if t is Call or t is Card else _plain(v)
+    return d
 
 
 # --------------------------------------------------------------------------
@@ -557,11 +582,73 @@ def _effect(kind: EffectKind, args: tuple[tuple[str, Any], ...]) -> Effect:
     return e
 
 
+#: At most this many effects are kept by each place in a compiled ruler that makes them.
+_SHARED_MAX = 1024
+
+
+def _shared_effect(made: dict[tuple[tuple[str, Any], ...], Effect], kind: EffectKind,
+                   args: tuple[tuple[str, Any], ...]) -> Effect:
+    """An effect of ``kind`` with ``args`` as the compiled referee makes it at one place: where every value is a
+    string (a seat, a call, a word), the one such effect that place has made (effects are immutable), which keeps
+    its JSON view; otherwise made afresh."""
+    try:
+        e = made.get(args)
+    except TypeError:  # a list among the values
+        return _effect(kind, args)
+    if e is None:
+        e = _effect(kind, args)
+        if len(made) < _SHARED_MAX:
+            for _, v in args:
+                if type(v) is not str:
+                    return e
+            e.__dict__["_json"] = {"kind": kind._value_, **dict(args)}
+            made[args] = e
+    return e
+
+
+def _constant_effect(kind: EffectKind, args: tuple[tuple[str, Any], ...]) -> Effect:
+    """An effect whose values are all literal (strings, numbers, truth values), made once for every ruling that
+    has it, with its JSON view."""
+    e = _effect(kind, args)
+    if all(type(v) in _PLAIN or v is None for _, v in args):
+        e.__dict__["_json"] = {"kind": kind._value_, **dict(args)}
+    return e
+
+
 def _option(id: str, chooser: str | tuple[str, ...], law: str, effects: tuple[Effect, ...], provision: str,
             label: str, awaits: tuple[str, ...] = ()) -> Option:
     o = _NEW(Option)
     _SET(o, "__dict__", {"id": id, "chooser": chooser, "law": law, "effects": effects, "provision": provision,
                          "label": label, "awaits": awaits})
+    return o
+
+
+_id = id
+
+
+def _shared_option(made: dict[tuple[Any, ...], Option], id: str, chooser: str | tuple[str, ...], law: str,
+                   effects: tuple[Effect, ...], provision: str, label: str) -> Option:
+    """An option as the compiled referee makes it at one place: where its chooser is a seat or a side and each of
+    its effects one made once and kept (:func:`_shared_effect`, :func:`_constant_effect`: each is known by its
+    identity while it is kept), the one such option that place has made, which keeps its JSON view; otherwise
+    made afresh."""
+    if type(chooser) is not str:
+        return _option(id, chooser, law, effects, provision, label)
+    key = (chooser, *map(_id, effects))
+    o = made.get(key)
+    if o is None:
+        o = _option(id, chooser, law, effects, provision, label)
+        if len(made) < _SHARED_MAX:
+            views = []
+            for e in effects:
+                j = e.__dict__.get("_json")
+                if j is None:
+                    return o
+                views.append(j)
+            j = o.to_dict()
+            j["effects"] = tuple(views)
+            o.__dict__["_json"] = j
+            made[key] = o
     return o
 
 
