@@ -11,9 +11,11 @@ A snapshot is one cache entry, written atomically. Its key is the content of eve
 from and the names in every folder it was read from — each code folder of its ``extends`` chain, the kinds
 catalogue and its ``kinds.d``, the topics, the schemas, the grammar — and bridgelaw's own modules, so an
 edited, added or removed file, or a new version, makes it stale (tests/test_startup.py checks that a load
-reads nothing the key leaves out). A compiled condition is kept as its generated source and constants; the
-law files a provision was read from are kept by name and read again only if something asks for them (a
-code that extends this one and is loaded afresh, a tool reading the provisions as written).
+reads nothing the key leaves out). Beside the key it keeps the files' status (:func:`bridgelaw.cache.status`):
+a start whose files all keep their status reads and hashes none of them. A compiled condition is kept as its
+generated source and constants; the law files a provision was read from are kept by name and read again only if
+something asks for them (a code that extends this one and is loaded afresh, a tool reading the provisions as
+written).
 """
 
 from __future__ import annotations
