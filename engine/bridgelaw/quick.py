@@ -218,8 +218,8 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
         add("    _derive_facts(f, _common, _kind)")  # one may leave an input unread: the general steps
     else:
         for group in groups:
-            for j, (name, fn, inputs) in enumerate(group):
-                ns[f"_F{len(ns)}"] = fn
+            for name, derived, inputs in group:
+                ns[f"_F{len(ns)}"] = derived
                 known = " and ".join(f"f.get({i!r}) is not None" for i in inputs)
                 add(f"    if {name!r} not in f and {known}:")
                 add("        try:")

@@ -408,9 +408,9 @@ class Option:
         s = self.__dict__
         j = s.get("_json")
         if j is not None:  # an option made once and shared: its view, copied
-            d = dict(j)
-            d["effects"] = list(map(dict, j["effects"]))
-            return d
+            view = dict(j)
+            view["effects"] = list(map(dict, j["effects"]))
+            return view
         c = s["chooser"]
         d: dict[str, Any] = {
             "id": s["id"],
