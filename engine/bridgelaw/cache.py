@@ -138,7 +138,7 @@ def key_of(depends: Sequence[str | os.PathLike[str]], extra: str = "") -> str:
 
 
 def _status_of(paths: Sequence[str | os.PathLike[str]], settled: int) -> tuple[tuple[int, ...], ...] | None:
-    out = []
+    out: list[tuple[int, ...]] = []
     for p in paths:
         try:
             st = os.stat(p)
