@@ -163,10 +163,10 @@ def _what_remains(python: Path, env: dict[str, str], cwd: Path) -> None:
                              capture_output=True, check=True).stdout
         runs.append(json.loads(out))
     best = min(runs, key=lambda r: r["whole"])
-    for kind in ("dataclass", "enum"):
+    for kind, plural in (("dataclass", "dataclasses"), ("enum", "enums")):
         rows = sorted(((t, m, n) for k, m, n, t in best["built"] if k == kind), reverse=True)
         n_all, t_all = sum(n for _, _, n in rows), sum(t for t, _, _ in rows)
-        print(f"start-up    {kind}s built: {n_all}, {t_all * 1e3:.1f} ms of the {best['whole'] * 1e3:.1f} ms the "
+        print(f"start-up    {plural} built: {n_all}, {t_all * 1e3:.1f} ms of the {best['whole'] * 1e3:.1f} ms the "
               f"start takes in process (after the interpreter's own start)")
         for t, m, n in rows:
             print(f"start-up      {t * 1e3:6.2f} ms  {n:3d}  {m}")
