@@ -9,9 +9,12 @@ and the requisite bid of each strain over each bid as it is first asked for.
 
 from __future__ import annotations
 
-from typing import Any
 
 from .values import MAX_CALL_LEVEL, Call
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any
 
 __all__ = ["BidTable", "bid_table"]
 

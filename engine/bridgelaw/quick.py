@@ -13,7 +13,6 @@ the same kind, facts, presumptions and notes.
 
 from __future__ import annotations
 
-from typing import Any, Callable
 
 from .bids import bid_table
 from .catalogue import coerce_fact
@@ -24,6 +23,10 @@ from .incidentcode import check_fact
 from .loader import Code, loaded, load_kinds
 from .seats import FourHand
 from .values import _CALLS, _SEAT_BY_TEXT, Call, CallKind
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Callable
 
 __all__ = ["quick"]
 

@@ -13,9 +13,12 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
 
 from .errors import InputError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Mapping
 
 __all__ = [
     "Seat",
