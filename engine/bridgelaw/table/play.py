@@ -21,7 +21,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Play"]
 
 
-
 def _clockwise(lead: str) -> tuple[str, ...]:
     order = [lead]
     while len(order) < len(_LHO):
@@ -107,10 +106,10 @@ class Play(TableParts):
         permutation of N E S W: ``rows[k][i]`` is ``seats[i]``'s card), and each trick is played from its
         leader clockwise — exactly as :meth:`play` plays the same cards one by one. Only the plain cards are
         played here: a card of the hand of the seat in turn that follows suit, or renounces holding none of the
-        suit led, with no ruling waiting, no penalty in force and no card exposed. At the first
-        card that is not plain this stops before it: it is the caller's, to give to :meth:`play`, which rules
-        on it. Begun between tricks (else nothing is played), and not while a revoke waits to be established. Returns the number of cards played; each is in
-        :attr:`history` as :meth:`play` puts it there."""
+        suit led, with no ruling waiting, no penalty in force and no card exposed. At the first card that is
+        not plain this stops before it: it is the caller's, to give to :meth:`play`, which rules on it. Begun
+        between tricks (else nothing is played), and not while a revoke waits to be established. Returns the
+        number of cards played; each is in :attr:`history` as :meth:`play` puts it there."""
         plans = _TRICK_PLANS.get(seats) if type(seats) is str else None
         if plans is None:
             raise MalformedActionError("seats", f"expected the four seats in a row's order, such as 'NESW'; got "
