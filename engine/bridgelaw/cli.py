@@ -513,6 +513,8 @@ def _progress(quiet: bool) -> Any:
 def _check_write(target: str, inputs: Sequence[str]) -> None:
     """--write names no file being read: opening it would empty it before its games are read (a folder's: it
     would be read as it is written)."""
+    from pathlib import Path
+
     out = Path(target).expanduser().resolve()
     for name in inputs:
         if name == "-":

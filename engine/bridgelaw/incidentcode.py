@@ -26,15 +26,12 @@ from .catalogue import FactSpec, Kind
 from .errors import InputError
 from .values import Call, CallKind, Seat
 
-<<<<<<< HEAD
-__all__ = ["check_kind", "check_fact", "check_callers", "check_closed", "check_given_once", "check_record", "check_seats", "check_agrees", "RECORD_KINDS"]
-=======
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from typing import Any, Callable
 
-__all__ = ["check_kind", "check_fact", "check_callers", "check_record", "check_seats", "check_agrees", "RECORD_KINDS"]
->>>>>>> main
+__all__ = ["check_kind", "check_fact", "check_callers", "check_closed", "check_given_once", "check_record",
+           "check_seats", "check_agrees", "RECORD_KINDS"]
 
 
 def check_kind(code: Any, kind: Kind) -> None:
