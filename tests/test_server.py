@@ -322,6 +322,19 @@ def test_rulings_are_logged_with_the_choice_and_note(desk, capsys, monkeypatch):
     assert rc == 2 and err.count("\n") == 1 and "--limit" in err
 
 
+def test_a_note_added_later_keeps_the_choice_recorded(desk):
+    """A field an annotation does not send is kept (a note added later never wipes the choice); an empty note
+    clears the note."""
+    status, headers, _ = desk.request("POST", "/rule", REVOKE)
+    entry_id = int(headers["x-bridgelaw-log-id"])
+    status, _, entry = desk.request("POST", "/log", {"id": entry_id, "choice": "tricks"})
+    assert status == 200 and entry["choice"] == "tricks" and entry["note"] is None
+    status, _, entry = desk.request("POST", "/log", {"id": entry_id, "note": "claimed before the cut"})
+    assert status == 200 and (entry["choice"], entry["note"]) == ("tricks", "claimed before the cut")
+    status, _, entry = desk.request("POST", "/log", {"id": entry_id, "note": ""})
+    assert status == 200 and (entry["choice"], entry["note"]) == ("tricks", None)
+
+
 def test_the_log_is_paged_by_a_cursor_and_streamed(tmp_path):
     book = RulingLog(tmp_path / "paged.sqlite3")
     from bridgelaw import rule

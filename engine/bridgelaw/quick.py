@@ -215,6 +215,9 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
         add("        if f.get('declarer') is not None and f['declarer'] is not f['dealer']:")
         add("            raise _InputError('declarer', 'the dealer plays the combined hands')")
         add("        f['declarer'] = f['dealer']")
+        add("        m = f.get('maker')")  # the declaration the dealer's side's: the general path says so
+        add("        if m is not None and m is not f['dealer'] and m is not f['dealer'].partner:")
+        add("            raise _InputError('facts.maker', 'not of the dealer\\'s side')")
         ns["_InputError"] = InputError
     groups = _derivations(common, kind)
     if any(not inputs for group in groups for _, _, inputs in group):

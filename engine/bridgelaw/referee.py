@@ -158,11 +158,6 @@ def _chooser(code: Code, kind: str, p: Provision, facts: Facts) -> str | tuple[s
     if not p.own_choice:
         for phase in p.phases:
             why = code.seats.unfit_chooser(phase, chooser, facts)
-            if why and p.chooser_text in facts and p.chooser_text.isidentifier():  # a fact the incident gave
-                name = p.chooser_text  # (a seat the law makes the chooser cannot be the offender's: the facts clash)
-                raise InputError(f"facts.{name}", f"{_seat_or_side(facts[name])} is no innocent player here "
-                                 f"({why}), yet under {p.full_id} the {name.replace('_', ' ')} chooses the remedy: "
-                                 f"name a {name.replace('_', ' ')} who is neither the offender nor his partner")
             if why:
                 raise _fault(p, p.chooser_at, f"its chooser {p.chooser_text} is no innocent player here ({why})")
     return chooser

@@ -255,13 +255,19 @@ class RulingLog:
 
     def annotate(self, entry_id: int, choice: str | None, note: str | None,
                  request: RequestKey | None = None) -> Written:
-        """Record the option chosen and the referee's note on an entry (one transaction). With a ``request`` key
-        already used for the same request, nothing is written (a retry never undoes a later note)."""
+        """Record the option chosen and the referee's note on an entry (one transaction): one not given (None)
+        keeps what the entry records (an empty note clears it). With a ``request`` key already used for the same
+        request, nothing is written (a retry never undoes a later note)."""
         with self._lock, self._transaction():
             if request is not None and (done := self._replay(request, self._db)) is not None:
                 return done
             entry = self._get(entry_id, self._db)
+            keep_choice, keep_note = choice is None, note is None  # a field not sent is kept, never wiped unsaid
             choice, note = check_annotation(entry.ruling, choice, note)
+            if keep_choice:
+                choice = entry.choice
+            if keep_note:
+                note = entry.note
             self._db.execute("UPDATE rulings SET choice = ?, note = ?, noted_at = ? WHERE id = ?",
                              (choice, note, _now(), entry_id))
             entry = self._get(entry_id, self._db)
