@@ -7,8 +7,10 @@ refused at ``path:line:col`` with the limit named.
 
 from __future__ import annotations
 
-__all__ = ["YAML_DEPTH", "INT_DIGITS", "YAML_ALIASES", "YAML_VALUES", "CONDITION_LENGTH", "CONDITION_DEPTH"]
+__all__ = ["FILE_BYTES", "YAML_DEPTH", "INT_DIGITS", "YAML_ALIASES", "YAML_VALUES", "CONDITION_LENGTH", "CONDITION_DEPTH"]
 
+#: Bytes of one file read: a law file, an incident, a score sheet (the largest shipped file has about 53,000).
+FILE_BYTES = 4_000_000
 #: Nesting of YAML mappings and sequences (law files need about ten).
 YAML_DEPTH = 40
 #: Digits of an integer, in YAML or in a condition (scores and counts need four or five).

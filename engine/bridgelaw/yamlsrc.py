@@ -185,7 +185,9 @@ def read_input(arg: str) -> tuple[Any, str]:
         if sys.stdin is None:  # started with standard input closed (`<&-`)
             raise InputError("FILE", "cannot read - (standard input): it is closed; give a file, or pipe one in")
         stream = getattr(sys.stdin, "buffer", None)
-        data = stream.read() if stream is not None else sys.stdin.read().encode("utf-8", "surrogateescape")
+        data = (stream.read(limits.FILE_BYTES + 1) if stream is not None
+                else sys.stdin.read(limits.FILE_BYTES + 1).encode("utf-8", "surrogateescape"))
+        _check_size(data, "- (standard input)", InputError)
         return read_input_text(_decode(data, "<stdin>", InputError), "<stdin>"), "<stdin>"
     from pathlib import Path
 
@@ -260,12 +262,20 @@ def _read_text(path: Path, name: str, cls: type[Any]) -> str:
     try:
         if path.is_dir():
             raise fail("it is a directory, not a file")
-        data = path.read_bytes()
+        with path.open("rb") as f:  # at most the limit and one byte more: /dev/zero ends too
+            data = f.read(limits.FILE_BYTES + 1)
     except OSError as e:
         if e.errno == 40:  # ELOOP
             raise fail("a loop of symbolic links") from None
         raise fail(f"{e.strerror or e}") from None
+    _check_size(data, name, cls)
     return _decode(data, name, cls)
+
+
+def _check_size(data: bytes, name: str, cls: type[Any]) -> None:
+    if len(data) > limits.FILE_BYTES:
+        why = f"over {limits.FILE_BYTES:,} bytes: no bridgelaw file is so large (is it the right file?)"
+        raise cls(f"cannot read: {why}", name) if cls is LawFileError else cls("FILE", f"cannot read {name}: {why}")
 
 
 def _decode(data: bytes, name: str, cls: type[Any]) -> str:
