@@ -136,3 +136,16 @@ def test_standard_output_on_a_full_disk_is_one_line_and_exit_1():
                               text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert proc.stderr == "bridgelaw: standard output: cannot write: No space left on device\n"
+
+
+@pytest.mark.timeout(60)
+def test_a_data_root_without_laws_is_refused_not_read_as_no_codes(tmp_path):
+    """BRIDGELAW_DATA naming a folder without laws/ (a typo, a file) is one line and exit 2, not an empty list."""
+    import os
+
+    for root in (tmp_path, tmp_path / "no-such-folder"):
+        proc = subprocess.run([sys.executable, "-m", "bridgelaw", "codes"], capture_output=True, text=True, cwd=ROOT,
+                              env={**os.environ, "BRIDGELAW_DATA": str(root)}, timeout=60)
+        assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
+        assert proc.stderr == (f"bridgelaw: BRIDGELAW_DATA: {root}: no laws/ folder there (BRIDGELAW_DATA names the "
+                               "folder that holds laws/); unset it for the shipped laws\n")

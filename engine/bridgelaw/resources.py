@@ -30,8 +30,22 @@ def _shipped() -> str:
 
 
 def data_path() -> str:
-    """The folder holding ``laws/`` (and usually ``grammar/`` and ``schema/``)."""
-    return os.environ.get("BRIDGELAW_DATA") or _shipped()
+    """The folder holding ``laws/`` (and usually ``grammar/`` and ``schema/``). ``BRIDGELAW_DATA`` naming a folder
+    without ``laws/`` is refused, not read as a data root without codes."""
+    given = os.environ.get("BRIDGELAW_DATA")
+    if not given:
+        return _shipped()
+    if given not in _CHECKED:
+        if not os.path.isdir(os.path.join(given, "laws")):
+            from .errors import InputError
+
+            raise InputError("BRIDGELAW_DATA", f"{given}: no laws/ folder there (BRIDGELAW_DATA names the folder "
+                                               "that holds laws/); unset it for the shipped laws")
+        _CHECKED.add(given)
+    return given
+
+
+_CHECKED: set[str] = set()  # the data roots found to hold laws/
 
 
 def laws_path() -> str:
