@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bridgelaw
-from bridgelaw import snapshot
+from bridgelaw import cache, snapshot
 from bridgelaw.cache import load_entry
 from bridgelaw.casebook import load_cases
 from bridgelaw.errors import BridgelawError
@@ -136,9 +136,13 @@ CHANGES = {
 }
 
 
+@pytest.mark.parametrize("trusted", ["statuses as the cache trusts them", "every status trusted at once"])
 @pytest.mark.parametrize("change", list(CHANGES))
-def test_a_change_to_any_file_a_code_is_made_from_makes_its_snapshot_stale(change, tmp_path, monkeypatch,
+def test_a_change_to_any_file_a_code_is_made_from_makes_its_snapshot_stale(change, trusted, tmp_path, monkeypatch,
                                                                               fresh_codes):
+    if trusted == "every status trusted at once":  # files just written: their status stands for their content
+        monkeypatch.setattr(cache, "SETTLED_NS", 0)
+        monkeypatch.setattr(cache, "_module_status", [])
     data = tmp_path / "data"
     for name in ("laws", "grammar", "schema"):
         shutil.copytree(ROOT / name, data / name)
@@ -149,6 +153,8 @@ def test_a_change_to_any_file_a_code_is_made_from_makes_its_snapshot_stale(chang
     before = _what(code_id)  # builds the snapshot
     clear_cache()
     assert snapshot.load(laws_dir(), code_id) is not None, "no snapshot kept, so nothing is tested"
+    kept = load_entry(snapshot._name(laws_dir(), code_id))[2]  # type: ignore[index]
+    assert (kept is not None) == (trusted == "every status trusted at once")
     assert _what(code_id) == before  # served from it, and the same
     CHANGES[change](data)
     clear_cache()
@@ -156,6 +162,36 @@ def test_a_change_to_any_file_a_code_is_made_from_makes_its_snapshot_stale(chang
     after = _what(code_id)
     assert after != before, f"{change}: the change changed nothing, so nothing is tested"
     assert after == _fresh(code_id, monkeypatch)
+
+
+def test_a_warm_load_whose_files_keep_their_status_reads_none_of_them(tmp_path, monkeypatch, fresh_codes):
+    """A snapshot whose files are as they were (the same status: device, inode, size, times) is served without
+    reading them; touched (the same content, a new status), it is served after reading them, and kept with the
+    new status."""
+    monkeypatch.setattr(cache, "SETTLED_NS", 0)
+    monkeypatch.setattr(cache, "_module_status", [])
+    monkeypatch.setenv("BRIDGELAW_CACHE", str(tmp_path / "cache"))
+    roots = [laws_dir().resolve(), schema_dir().resolve(), grammar_path().parent.resolve()]
+    code_id = "wcny-1913-duplicate"
+    clear_cache()
+    load_code(code_id)  # the snapshot kept
+    files, _folders = _stored(code_id)
+
+    def opened() -> set[str]:
+        global _watch
+        clear_cache()
+        _watch = []
+        try:
+            assert snapshot.load(laws_dir(), code_id) is not None
+        finally:
+            seen, _watch = _watch, None
+        return {p for e, p in seen if e == "open" and _under(p, roots)}
+
+    assert opened() == set()
+    target = next(p for p in files if p.endswith("parameters.yaml"))
+    os.utime(target)  # a new change time, the same content
+    assert target in opened()  # read, found the same, and kept with its new status
+    assert opened() == set()
 
 
 def test_a_code_from_its_snapshot_rules_every_casebook_incident_as_a_code_loaded_afresh(tmp_path, monkeypatch,
@@ -183,6 +219,42 @@ def test_a_code_from_its_snapshot_rules_every_casebook_incident_as_a_code_loaded
     for c in code_ids():
         assert snapshot.load(laws_dir(), c) is not None, c
     assert rule_all() == want
+
+
+#: What a warm ``rule -`` needs none of: the parsers and validators of the law files, the desk, and the standard
+#: library modules its own paths and annotations once brought (typing, pathlib with urllib.parse, shutil through
+#: argparse's help formatter, hashlib through the cache key).
+NOT_ON_THE_RULE_PATH = frozenset((
+    "typing", "pathlib", "urllib", "shutil", "hashlib", "tempfile", "textwrap", "difflib", "subprocess", "sqlite3",
+    "asyncio", "yaml", "jsonschema", "lark", "starlette", "uvicorn", "tqdm"))
+#: The modules of bridgelaw a warm ``rule -`` imports: one that joins them is a cost every start pays.
+RULE_PATH = frozenset(f"bridgelaw.{m}" if m else "bridgelaw" for m in (
+    "", "api", "bids", "cache", "catalogue", "cli", "conditions", "errors", "facts", "incident", "incidentcode",
+    "limits", "loader", "parameters", "quick", "referee", "resources", "ruler", "seats", "snapshot", "values",
+    "vocabulary", "wording", "yamlsrc"))
+
+
+def test_a_warm_rule_imports_only_what_the_rule_path_uses(tmp_path):
+    env = dict(os.environ, BRIDGELAW_CACHE=str(tmp_path / "cache"))
+    inc = '{"code": "wcny-1913", "irregularity": "insufficient_bid", "dealer": "S", "auction": ["1H", "1S"]}'
+    probe = ("import sys, json\n"
+             "import bridgelaw.cache\n"
+             "bridgelaw.cache.SETTLED_NS = 0  # the files' statuses trusted at once (a checkout just edited)\n"
+             "sys.argv = ['bridgelaw', 'rule', '-', '--json']\n"
+             "from bridgelaw.cli import main\n"
+             "status = main()\n"
+             "sys.stderr.write(json.dumps([status, sorted(sys.modules)]))\n")
+    runs = [subprocess.run([sys.executable, "-c", probe], input=inc, capture_output=True, text=True, env=env,
+                           timeout=120) for _ in range(2)]
+    assert '"insufficient_bid"' in runs[1].stdout and runs[1].stdout == runs[0].stdout
+    status, modules = json.loads(runs[1].stderr)
+    assert status == 0
+    top = {m.split(".")[0] for m in modules}
+    assert not top & NOT_ON_THE_RULE_PATH, f"a warm start imported: {sorted(top & NOT_ON_THE_RULE_PATH)}"
+    ours = {m for m in modules if m.split(".")[0] == "bridgelaw"}
+    assert ours <= RULE_PATH, f"a warm start imported modules off the rule path: {sorted(ours - RULE_PATH)}"
+    cold = {m.split(".")[0] for m in json.loads(runs[0].stderr)[1]}
+    assert {"yaml", "jsonschema", "lark"} <= cold, "the first start built nothing, so nothing is tested"
 
 
 def test_a_start_from_a_snapshot_imports_no_yaml_json_schema_or_lark(tmp_path):

@@ -12,11 +12,12 @@ The front door is small: :func:`rule`, :func:`score`, :class:`Table`,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from .errors import BridgelawError, ConditionError, InputError, LawFileError, UnknownCodeError
 
-if TYPE_CHECKING:  # pragma: no cover
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover - the names as type checkers see them (typing is not imported to start)
+    from typing import Any
+
     from .facts import Incident
     from .loader import Code, Law, Provision, load_code
     from .referee import rule

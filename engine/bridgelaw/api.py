@@ -12,9 +12,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any, Callable, Sequence
 
 from .errors import InputError, UnknownCodeError, did_you_mean
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Callable, Sequence
 
 __all__ = [
     "NotFoundError", "check_code", "codes", "code_detail", "find_law", "law_range", "law_dict", "law", "search", "kinds", "ruling_dict", "rule",

@@ -9,9 +9,12 @@ and the requisite bid of each strain over each bid as it is first asked for.
 
 from __future__ import annotations
 
-from typing import Any
 
 from .values import MAX_CALL_LEVEL, Call
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any
 
 __all__ = ["BidTable", "bid_table"]
 
@@ -42,14 +45,15 @@ class BidTable:
 
     def requisite(self, call: Call, over: Call) -> Call | None:
         """The lowest bid in ``call``'s strain higher than ``over`` (None: not within the code's highest level)."""
-        key = (call.strain._value_, over.text)  # (a strain's text: an enum member hashes in Python)
+        strain = call.strain
+        if strain is None:  # pragma: no cover - a requisite is asked of a bid
+            return None
+        key = (strain._value_, over.text)
         hit = self._requisite.get(key, _NONE)
         if hit is _NONE:
-            if call.strain is None:  # pragma: no cover - a requisite is asked of a bid
-                return None
             rank = self.rank[over.text]
             hit = next((c for level in range(1, self.max_level + 1)
-                        if self.rank[(c := Call(f"{level}{call.strain.value}")).text] > rank), None)
+                        if self.rank[(c := Call(f"{level}{strain._value_}")).text] > rank), None)
             self._requisite[key] = hit
         return hit  # type: ignore[return-value]
 

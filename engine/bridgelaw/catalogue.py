@@ -27,17 +27,21 @@ Cached on disk while none of those files changes (by content).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from pathlib import Path
-from typing import Any, Mapping
 
 from .cache import cached
 from .conditions import BID, BOOL, CALL, CARD, INT, SEAT, SIDE, STR, SUIT, Env, Expr, Type, Where, check, names_used, parse
 from .errors import InputError, LawFileError, did_you_mean
-from .resources import laws_dir
+from .resources import laws_path
 from .values import Call, Card, Seat, Side, Suit
 from .yamlsrc import Source, load_yaml
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from pathlib import Path
+    from typing import Any, Mapping
 
 __all__ = ["FactSpec", "Kind", "load_kinds", "load_topics", "coerce_fact", "TYPES", "derivation_order"]
 
@@ -49,6 +53,8 @@ _FACT_KEYS = ("type", "ask", "derived", "derive", "default", "presumed", "min", 
 
 @dataclass(frozen=True)
 class FactSpec:
+    """One fact of the catalogue: its type, its question, and how it is derived or presumed."""
+
     name: str
     type: Type
     ask: str
@@ -150,6 +156,8 @@ _CALL_WORDS = {"bid": "1S, 2NT, ...", "pass": "P", "double": "X", "redouble": "X
 
 @lru_cache(maxsize=None)
 def load_topics(root: str) -> frozenset[str]:
+    from pathlib import Path
+
     def build() -> frozenset[str]:
         src = load_yaml(Path(root) / "topics.yaml", "laws/topics.yaml")
         topics = src.data.get("topics") if isinstance(src.data, dict) else None
@@ -171,11 +179,18 @@ def load_kinds(root: str | None = None) -> tuple[Mapping[str, FactSpec], Mapping
     ``laws/kinds.yaml`` holds the catalogue; files in ``laws/kinds.d/`` may add
     kinds, or add facts to a kind (never redefine one: that is an error).
     """
-    base = Path(root) if root else laws_dir()
-    extra = base / "kinds.d"
-    listed = sorted(extra.iterdir()) if extra.is_dir() else []
-    return cached(f"kinds:{base.resolve()}:{[p.name for p in listed]}", [base / "kinds.yaml"] + listed,  # type: ignore[no-any-return]
-                  lambda: _load_kinds(base))
+    base = root or laws_path()  # (a string: a start from the cache needs no pathlib)
+    extra = os.path.join(base, "kinds.d")
+    names = sorted(os.listdir(extra)) if os.path.isdir(extra) else []
+    return cached(f"kinds:{os.path.realpath(base)}:{names}",  # type: ignore[no-any-return]
+                  [os.path.join(base, "kinds.yaml")] + [os.path.join(extra, n) for n in names],
+                  lambda: _load_kinds(_path(base)))
+
+
+def _path(p: str) -> Path:
+    from pathlib import Path
+
+    return Path(p)
 
 
 def _load_kinds(base: Path) -> tuple[Mapping[str, FactSpec], Mapping[str, Kind]]:

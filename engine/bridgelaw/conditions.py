@@ -21,14 +21,17 @@ import dataclasses
 import itertools
 import operator
 from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from functools import lru_cache, partial
-from typing import Any, Callable, Mapping, Union
-
 
 from . import limits
 from .errors import ConditionError, did_you_mean
 from .resources import grammar_path
 from .values import Call, Card, Seat, Side
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any
 
 __all__ = [
     "Expr",
@@ -55,38 +58,52 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Node:
+    """A node of a checked condition tree, with where its text starts (line and column in the condition)."""
+
     line: int
     column: int
 
 
 @dataclass(frozen=True)
 class Lit(Node):
+    """A literal: a whole number, a string or a boolean."""
+
     value: Any
 
 
 @dataclass(frozen=True)
 class Path(Node):
+    """A fact, parameter or role by name, with its attributes (``call.level``, ``params.penalty.revoke``)."""
+
     names: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class FnCall(Node):
+    """A call of one of the language's functions (``partner(offender)``, ``value(call)``)."""
+
     name: str
     args: tuple["Expr", ...]
 
 
 @dataclass(frozen=True)
 class ListExpr(Node):
+    """A list of expressions (the right side of ``in`` and ``not in``)."""
+
     items: tuple["Expr", ...]
 
 
 @dataclass(frozen=True)
 class Not(Node):
+    """``not`` and its operand."""
+
     operand: "Expr"
 
 
 @dataclass(frozen=True)
 class BoolOp(Node):
+    """``and`` or ``or``, and its two operands."""
+
     op: str  # "and" | "or"
     left: "Expr"
     right: "Expr"
@@ -94,6 +111,8 @@ class BoolOp(Node):
 
 @dataclass(frozen=True)
 class Compare(Node):
+    """A comparison (``== != < <= > >=``, ``is``, ``is not``, ``in``, ``not in``) and its two operands."""
+
     op: str  # == != < <= > >= is isnot in notin
     left: "Expr"
     right: "Expr"
@@ -101,12 +120,14 @@ class Compare(Node):
 
 @dataclass(frozen=True)
 class Arith(Node):
+    """Arithmetic (``+ - * / %``) and its two operands."""
+
     op: str
     left: "Expr"
     right: "Expr"
 
 
-Expr = Union[Lit, Path, FnCall, ListExpr, Not, BoolOp, Compare, Arith]
+Expr = Lit | Path | FnCall | ListExpr | Not | BoolOp | Compare | Arith
 
 
 def _at(n: int | None) -> int:
@@ -728,7 +749,7 @@ class Facts(dict):  # type: ignore[type-arg]
 
 _is = operator.is_
 _NONES = itertools.repeat(None)
-Compiled = Callable[[Facts], Any]
+Compiled = Callable[[Facts], "Any"]
 
 _CMP: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,

@@ -21,7 +21,9 @@ be right. The CLI prints the message and exits with status 2.
 
 from __future__ import annotations
 
-from typing import Iterable
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Iterable
 
 __all__ = [
     "BridgelawError",

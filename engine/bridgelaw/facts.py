@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from collections.abc import Mapping
-from typing import Any
 
 from .bids import bid_table
 from .conditions import Env, Facts, MissingFact, compile_expr, names_used
@@ -23,6 +22,10 @@ from . import incidentcode
 from .loader import Code, load_kinds
 from .seats import ThreeHand, model_for
 from .values import Call, CallKind, Seat
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any
 
 __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult",
            "callers", "caller", "other_players", "seven_call", "three_hand_players"]
@@ -55,6 +58,8 @@ def requisite(code: Code, call: Call, over: Call) -> Call | None:
 
 @dataclass(frozen=True)
 class AuctionResult:
+    """How an auction record ends: complete or not, the contract, its doubling and its declarer."""
+
     complete: bool
     contract: Call | None
     doubled: int

@@ -27,10 +27,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from .errors import InputError, UnknownCodeError, did_you_mean
 from .values import Call, Seat
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any
 
 __all__ = ["Incident", "read_incident", "schema", "incident_schema", "CROSS_FIELD", "cross_field"]
 
@@ -81,9 +84,12 @@ def cross_field(field: str) -> bool:
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
     """The published incident schema (``schema/incident.schema.json``), read once."""
-    from .resources import schema_dir
+    import os
 
-    return json.loads((schema_dir() / "incident.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    from .resources import schema_path
+
+    with open(os.path.join(schema_path(), "incident.schema.json"), encoding="utf-8") as f:
+        return json.load(f)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,14 @@ incident's facts, each refusal an :class:`~bridgelaw.errors.InputError` naming t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Callable
 
 from .catalogue import FactSpec, Kind
 from .errors import InputError
 from .values import Call, CallKind, Seat
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Callable
 
 __all__ = ["check_kind", "check_fact", "check_callers", "check_record", "check_seats", "check_agrees", "RECORD_KINDS"]
 

@@ -22,8 +22,6 @@ import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from pathlib import Path
-from typing import Any, Callable, Mapping
 
 from .conditions import (
     BOOL, CALL, CARD, INT, SEAT, SIDE, SUIT, Compiled, Env, Expr, Learnt, Type, Where, check, compile_condition,
@@ -33,11 +31,18 @@ from .cache import cached, store
 from .catalogue import FactSpec, Kind, load_kinds, load_topics
 from .errors import ConditionError, InputError, LawFileError, UnknownCodeError, did_you_mean
 from .parameters import bind as bind_parameters, render as render_label
-from .resources import grammar_path, laws_dir, schema_dir
+from .resources import grammar_path, laws_dir, laws_path, schema_dir
 from .seats import SeatModel, chooser_faults, model_for
 from .values import Call, EffectKind
 from .vocabulary import vocabulary
 from .yamlsrc import Source, load_yaml
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from pathlib import Path
+    from typing import Any, Callable, Mapping
+
+    from .lawfiles import FileEntry, RawCode
 
 __all__ = [
     "Code", "Law", "Provision", "EffectSpec", "OptionSpec", "Kind", "FactSpec",
@@ -77,12 +82,16 @@ EFFECT_FIELDS: dict[EffectKind, dict[str, tuple[Type | str, bool]]] = _effect_fi
 
 @dataclass(frozen=True)
 class EffectSpec:
+    """An effect as a provision writes it: its kind and its fields, each a literal or a compiled expression."""
+
     kind: EffectKind
     fields: tuple[tuple[str, Any, Compiled | None], ...]  # (name, literal value or source, compiled)
 
 
 @dataclass(frozen=True)
 class OptionSpec:
+    """One option of a provision's chooser: its id, its label, its effects and when it is offered."""
+
     id: str
     label: str
     effects: tuple[EffectSpec, ...]
@@ -127,11 +136,13 @@ class Provision:
 
 
 #: One provision as written: its file, its key in the file, its mapping, and the code whose file it is in.
-RawProvision = tuple[Source, tuple[Any, ...], Mapping[str, Any], str]
+RawProvision = tuple[Source, tuple["Any", ...], "Mapping[str, Any]", str]
 
 
 @dataclass(frozen=True)
 class Law:
+    """One law of a code: its number, heading and verbatim text, its footnotes and topics, and its provisions."""
+
     number: str
     heading: str | None
     text: str | None
@@ -151,6 +162,8 @@ class Law:
 
 @dataclass(frozen=True)
 class Code:
+    """A code of laws as loaded: its laws with their provisions, its parameters, and what it extends."""
+
     id: str
     title: str
     authority: str
@@ -370,20 +383,20 @@ def load_code(code_id: str) -> Code:
     if code is not None:
         _fast[code_id] = code
         return code
-    root = laws_dir()
+    root = laws_path()  # a string: a start from a snapshot needs no pathlib
     if key not in _cache:
         if not isinstance(code_id, str) or not re.fullmatch(r"[a-z0-9-]+", code_id) or \
                 not _is_code(root, code_id):
-            ids = code_ids(root)
+            ids = code_ids(laws_dir())
             raise UnknownCodeError("code", f"unknown code {code_id!r:.60}; codes are {', '.join(ids)}"
                                    + did_you_mean(str(code_id), ids))
         from . import snapshot
 
         code = snapshot.load(root, code_id)  # the code kept whole by an earlier start, if nothing has changed
         if code is None:
-            code = _load(root, code_id, ())
+            code = _load(laws_dir(), code_id, ())
             _store_learnt()
-            _keep(root, code)
+            _keep(laws_dir(), code)
         _cache[key] = code
     _fast[code_id] = _cache[key]
     return _cache[key]
@@ -411,11 +424,11 @@ def _keep(root: Path, code: Code) -> None:
     snapshot.save(root, code, chain, learnt.sources)
 
 
-def _is_code(root: Path, code_id: str) -> bool:
+def _is_code(root: Path | str, code_id: str) -> bool:
     """Is there a code folder of this name? (A name the system cannot look up — too long — is none.)"""
     try:
-        return (root / code_id / "code.yaml").is_file()
-    except OSError:
+        return os.path.isfile(os.path.join(root, code_id, "code.yaml"))
+    except (OSError, ValueError):
         return False
 
 
@@ -444,22 +457,9 @@ def _rel(root: Path, p: Path) -> str:
         return str(p)
 
 
-@dataclass
-class _Raw:
-    """A code's own files, before resolution."""
+def _read(root: Path, code_id: str) -> RawCode:
+    from .lawfiles import RawCode
 
-    meta: Mapping[str, Any]
-    meta_src: Source
-    laws: list[Law]
-    params: dict[str, Any]
-    params_src: Source | None
-    sources: dict[str, Source]
-    positions: dict[str, tuple[Source, tuple[Any, ...]]]
-    after: dict[str, str]
-    omitted: list[str]
-
-
-def _read(root: Path, code_id: str) -> _Raw:
     folder = root / code_id
     files = _heading_files(folder, root)
     meta_src = _read_validated(folder / "code.yaml", _rel(root, folder / "code.yaml"), "code.schema.json")
@@ -517,34 +517,27 @@ def _read(root: Path, code_id: str) -> _Raw:
                 printed_number=raw.get("printed_number", number), differences=raw.get("differences", ""),
                 file=src.path, code=code_id, raw_provisions=provs, drop=tuple(raw.get("drop") or ()),
             ))
-    return _Raw(meta, meta_src, laws, params, params_src, sources, positions, after, omitted)
-
-
-@dataclass
-class _Entry:
-    """A law file's cache entry: the file as read and validated, and its conditions' trees and code."""
-
-    source: Source
-    trees: dict[str, Any] = field(default_factory=dict)
-    codes: dict[str, bytes] = field(default_factory=dict)
+    return RawCode(meta, meta_src, laws, params, params_src, sources, positions, after, omitted)
 
 
 # source path -> (cache name, the files it depends on, the entry, what compiling it learnt)
-_entries: dict[str, tuple[str, list[Path], _Entry, Learnt]] = {}
+_entries: dict[str, tuple[str, list[Path], FileEntry, Learnt]] = {}
 
 
 def _read_validated(path: Path, display: str, schema: str = "law-file.schema.json") -> Source:
     """A file, read and validated once; later runs take it, and its conditions' parse trees, from the cache
     while its content is unchanged."""
 
-    def build() -> _Entry:
+    from .lawfiles import FileEntry
+
+    def build() -> FileEntry:
         src = load_yaml(path, display)
         validate(src, schema)
-        return _Entry(src)
+        return FileEntry(src)
 
     name = f"{schema}:{path.resolve()}:{display}"
     depends = [path, schema_dir() / schema, grammar_path()]
-    entry: _Entry = cached(name, depends, build)
+    entry: FileEntry = cached(name, depends, build)
     seed(entry.trees, entry.codes)
     _entries[entry.source.path] = (name, depends, entry, Learnt())
     return entry.source
@@ -615,7 +608,7 @@ def _load(root: Path, code_id: str, chain: tuple[str, ...]) -> Code:
     return _compile_code(code, raw)
 
 
-def _resolve(parent: Code, raw: _Raw) -> tuple[list[Law], list[str]]:
+def _resolve(parent: Code, raw: RawCode) -> tuple[list[Law], list[str]]:
     laws = list(parent.laws)
     index = {law.number: i for i, law in enumerate(laws)}
     omitted = list(parent.omitted)
@@ -648,7 +641,7 @@ def _resolve(parent: Code, raw: _Raw) -> tuple[list[Law], list[str]]:
     return [lw for lw in laws if lw.number not in gone], omitted
 
 
-def _inherit(parent_law: Law | None, law: Law, raw: _Raw) -> Law:
+def _inherit(parent_law: Law | None, law: Law, raw: RawCode) -> Law:
     """A restated law keeps the parent's provisions, in the parent's order, each replaced by the child's
     provision of the same id or left out when ``drop:`` names it; the child's new provisions follow."""
     if parent_law is None:  # pragma: no cover - the caller found it
@@ -695,7 +688,7 @@ def _at(src: Source, key: tuple[Any, ...]) -> str:
     return f"{src.path}:{m.line}:{m.column}"
 
 
-def _compile_code(code: Code, raw: _Raw) -> Code:
+def _compile_code(code: Code, raw: RawCode) -> Code:
     from .precedence import check_precedence
 
     common, kinds = load_kinds(str(laws_dir()))

@@ -29,12 +29,15 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
-from typing import Any, Collection, Iterator, Mapping
 
 from .errors import LawFileError, did_you_mean
 from .resources import schema_dir
 from .yamlsrc import Source, load_yaml
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from pathlib import Path
+    from typing import Any, Collection, Iterator, Mapping
 
 __all__ = ["Cited", "Parameters", "bind", "render", "schema", "type_of", "names"]
 
@@ -197,7 +200,7 @@ def read(path: Path, display: str) -> tuple[Source, tuple[Cited, ...]]:
         return src, entries
 
     return cached(f"{SCHEMA_NAME}:{path.resolve()}:{display}",  # type: ignore[no-any-return]
-                  [path, schema_dir() / SCHEMA_NAME, Path(__file__)], build)
+                  [path, schema_dir() / SCHEMA_NAME, __file__], build)
 
 
 def _walk_file(src: Source) -> Iterator[Cited]:

@@ -13,7 +13,6 @@ the same kind, facts, presumptions and notes.
 
 from __future__ import annotations
 
-from typing import Any, Callable
 
 from .bids import bid_table
 from .catalogue import coerce_fact
@@ -24,6 +23,10 @@ from .incidentcode import check_fact
 from .loader import Code, loaded, load_kinds
 from .seats import FourHand
 from .values import _CALLS, _SEAT_BY_TEXT, Call, CallKind
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Callable
 
 __all__ = ["quick"]
 
@@ -215,8 +218,8 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
         add("    _derive_facts(f, _common, _kind)")  # one may leave an input unread: the general steps
     else:
         for group in groups:
-            for j, (name, fn, inputs) in enumerate(group):
-                ns[f"_F{len(ns)}"] = fn
+            for name, derived, inputs in group:
+                ns[f"_F{len(ns)}"] = derived
                 known = " and ".join(f"f.get({i!r}) is not None" for i in inputs)
                 add(f"    if {name!r} not in f and {known}:")
                 add("        try:")

@@ -12,7 +12,6 @@ says ``no_provision`` and invents nothing.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
 
 from .conditions import Facts, MissingFact
 from .errors import InputError, RulingError
@@ -20,6 +19,10 @@ from .facts import Incident, derive, parse_incident
 from .quick import quick
 from .loader import COUNT_FIELDS, DISTINCT_FIELDS, Code, EffectSpec, Provision, load_code, load_kinds
 from .values import Call, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side, TraceStep
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Mapping
 
 __all__ = ["rule"]
 

@@ -17,13 +17,16 @@ raise the error at its place.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable
 
 from .conditions import Env, Facts, MissingFact, _py, code_of, namespace_base
 from .values import (
     Call, Card, LawCitation, Question, Ruling, Seat, Side, TraceStep, _effect, _option, _ruling,
     _constant_effect, _shared_effect, _shared_option,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Callable
 
 __all__ = ["ruler", "Ruler"]
 

@@ -23,9 +23,12 @@ can show is checked at ruling time (:meth:`SeatModel.unfit_chooser`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
 
 from .values import Seat, Side
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Iterator, Mapping
 
 __all__ = ["SeatModel", "FourHand", "ThreeHand", "MODELS", "model_for", "chooser_faults", "Fault", "REQUIREMENTS"]
 

@@ -11,33 +11,40 @@ A snapshot is one cache entry, written atomically. Its key is the content of eve
 from and the names in every folder it was read from — each code folder of its ``extends`` chain, the kinds
 catalogue and its ``kinds.d``, the topics, the schemas, the grammar — and bridgelaw's own modules, so an
 edited, added or removed file, or a new version, makes it stale (tests/test_startup.py checks that a load
-reads nothing the key leaves out). A compiled condition is kept as its generated source and constants; the
-law files a provision was read from are kept by name and read again only if something asks for them (a
-code that extends this one and is loaded afresh, a tool reading the provisions as written).
+reads nothing the key leaves out). Beside the key it keeps the files' status (:func:`bridgelaw.cache.status`):
+a start whose files all keep their status reads and hashes none of them. A compiled condition is kept as its
+generated source and constants; the law files a provision was read from are kept by name and read again only if
+something asks for them (a code that extends this one and is loaded afresh, a tool reading the provisions as
+written).
 """
 
 from __future__ import annotations
 
 import io
 import marshal
+import os
 import pickle
-from pathlib import Path
 from types import FunctionType
-from typing import Any
 
-from .cache import cache_dir, key_of, load_entry, store
+from .cache import cache_path, key_of, load_entry, status, store
 from .conditions import _CODES, rebuild
 from .yamlsrc import Source
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from pathlib import Path
+    from typing import Any
+
 __all__ = ["load", "save", "depends"]
 
-_FORMAT = "1"
+_FORMAT = "2"
 
 
-def _name(root: Path, code_id: str) -> str:
-    from .resources import grammar_path, schema_dir
+def _name(root: Path | str, code_id: str) -> str:
+    from .resources import grammar_file, schema_path
 
-    return f"code:{_FORMAT}:{root.resolve()}:{schema_dir().resolve()}:{grammar_path().resolve()}:{code_id}"
+    real = os.path.realpath
+    return f"code:{_FORMAT}:{real(root)}:{real(schema_path())}:{real(grammar_file())}:{code_id}"
 
 
 def depends(root: Path, chain: list[str]) -> tuple[list[Path], list[Path]]:
@@ -50,27 +57,35 @@ def depends(root: Path, chain: list[str]) -> tuple[list[Path], list[Path]]:
     return files, folders
 
 
-def _key(files: list[Path], folders: list[Path]) -> str:
+def _names(folders: list[Any]) -> str:
+    """The names in each folder, in words (a folder missing is said so)."""
     names = []
     for folder in folders:
         try:
-            names.append(f"{folder}:" + "/".join(sorted(p.name for p in folder.iterdir())))
+            names.append(f"{folder}:" + "/".join(sorted(os.listdir(folder))))
         except OSError:
             names.append(f"{folder}:missing")
-    return key_of(files) + ":" + key_of([], "\n".join(names))
+    return "\n".join(names)
 
 
-def load(root: Path, code_id: str) -> Any:
+def load(root: Path | str, code_id: str) -> Any:
     """The code from its snapshot, or None (no snapshot, or a stale one)."""
-    if cache_dir() is None:
+    if cache_path() is None:
         return None
-    hit = load_entry(_name(root, code_id))
+    name = _name(root, code_id)
+    hit = load_entry(name)
     if hit is None:
         return None
-    stored, (files, folders, codes, body) = hit
+    stored, value, kept = hit
     try:
-        if stored != _key([Path(p) for p in files], [Path(p) for p in folders]):
-            return None
+        files, folders, codes, body = value
+        names = _names(folders)
+        now = status(files, names)  # before any content is read
+        if now is None or now != kept:
+            if stored != key_of(files, names):
+                return None
+            if now is not None:  # the same content under a new status: kept with it, for the next start
+                store(name, [], value, stored, now)
         for text, code in marshal.loads(codes).items():
             _CODES.setdefault(text, code)
         return pickle.loads(body)
@@ -81,7 +96,7 @@ def load(root: Path, code_id: str) -> Any:
 def save(root: Path, code: Any, chain: list[str], texts: set[str]) -> None:
     """Keep ``code`` (loaded from ``root``, its ``extends`` chain ``chain``) with the compiled code of the
     conditions it holds and of the generated sources ``texts``."""
-    if cache_dir() is None:
+    if cache_path() is None:
         return
     files, folders = depends(root, chain)
     buf = io.BytesIO()
@@ -89,9 +104,10 @@ def save(root: Path, code: Any, chain: list[str], texts: set[str]) -> None:
     pickler.dump(code)
     used = texts | pickler.texts
     codes = marshal.dumps({t: _CODES[t] for t in sorted(used) if t in _CODES})
-    key = _key(files, folders)
+    names = _names(folders)
+    kept = status(files, names)  # (the files were read as the code was loaded: a change since is seen by content)
     store(_name(root, code.id), [], ([str(p) for p in files], [str(p) for p in folders], codes, buf.getvalue()),
-          key)
+          key_of(files, names), kept)
 
 
 class _Pickler(pickle.Pickler):
@@ -110,7 +126,7 @@ class _Pickler(pickle.Pickler):
             self.texts.add(made[0])
             return rebuild, made
         if isinstance(obj, Source):
-            return _source, (str(self.root.parent / obj.path) if not Path(obj.path).is_absolute() else obj.path,
+            return _source, (str(self.root.parent / obj.path) if not os.path.isabs(obj.path) else obj.path,
                              obj.path)
         return NotImplemented
 
@@ -129,6 +145,8 @@ class _LazySource(Source):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name == "_file":
             raise AttributeError(name)
+        from pathlib import Path
+
         from .loader import _read_validated
 
         real = _read_validated(Path(self.__dict__["_file"]), self.__dict__["path"])

@@ -13,9 +13,12 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
 
 from .errors import InputError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Mapping
 
 __all__ = [
     "Seat",
@@ -405,9 +408,9 @@ class Option:
         s = self.__dict__
         j = s.get("_json")
         if j is not None:  # an option made once and shared: its view, copied
-            d = dict(j)
-            d["effects"] = list(map(dict, j["effects"]))
-            return d
+            view = dict(j)
+            view["effects"] = list(map(dict, j["effects"]))
+            return view
         c = s["chooser"]
         d: dict[str, Any] = {
             "id": s["id"],

@@ -21,17 +21,21 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from pathlib import Path
-from typing import Any, Mapping, Sequence
 
 from .cache import cached
 from .errors import LawFileError, did_you_mean
-from .resources import schema_dir
+from .resources import schema_dir, schema_path
 from .yamlsrc import Source, load_yaml
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from pathlib import Path
+    from typing import Any, Mapping, Sequence
 
 __all__ = [
     "FieldSpec", "Wording", "KindSpec", "Vocabulary", "vocabulary", "load_vocabulary", "FIELD_TYPES", "PLACEHOLDER",
@@ -171,24 +175,31 @@ class Vocabulary:
 # Reading the file
 
 
-def _default_path() -> Path:
-    return schema_dir() / "effects.yaml"
+def _default_path() -> str:
+    return os.path.join(schema_path(), "effects.yaml")
 
 
 @lru_cache(maxsize=None)
 def _load(path: str, display: str) -> Vocabulary:
-    p = Path(path)
-    deps = [p, p.with_name("effects.schema.json"), Path(__file__)]
-    return cached(f"vocabulary:{p.resolve()}", deps, lambda: _build(p, display))  # type: ignore[no-any-return]
+    deps = [path, os.path.join(os.path.dirname(path), "effects.schema.json"), __file__]
+
+    def build() -> Vocabulary:
+        from pathlib import Path
+
+        return _build(Path(path), display)
+
+    return cached(f"vocabulary:{os.path.realpath(path)}", deps, build)  # type: ignore[no-any-return]
 
 
 def vocabulary() -> Vocabulary:
     """The shipped vocabulary (``schema/effects.yaml``), read once and cached on disk."""
-    return _load(str(_default_path()), "schema/effects.yaml")
+    return _load(_default_path(), "schema/effects.yaml")
 
 
 def load_vocabulary(path: Path | str, display: str | None = None) -> Vocabulary:
     """A vocabulary file read and checked, uncached (for tests and tools); errors are :class:`LawFileError`."""
+    from pathlib import Path
+
     p = Path(path)
     return _build(p, display or str(p))
 
@@ -512,6 +523,8 @@ def generated_files(v: Vocabulary, root: Path | None = None,
     the members of ``values.EffectKind``."""
     root = root or schema_dir()
     out: dict[Path, tuple[str, str]] = {}
+    from pathlib import Path
+
     values = values or Path(__file__).with_name("values.py")
     text = values.read_text(encoding="utf-8")
     out[values] = (text, _effect_kind_members(v, text, values))

@@ -16,11 +16,14 @@ and the web page shows those words and writes none of its own.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
 
 from .errors import LawFileError
 from .values import Call, CallKind, Card, Effect, Question, Ruling
 from .vocabulary import PLACEHOLDER, FieldSpec, Vocabulary, vocabulary
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Callable, Iterable, Mapping
 
 __all__ = [
     "seat_words", "side_words", "chooser_words", "call_words", "card_words", "suit_words", "seats_words",

@@ -25,11 +25,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Callable
 
 from . import limits
 from .errors import InputError, LawFileError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from pathlib import Path
+    from typing import Any, Callable
 
 __all__ = ["Source", "Mark", "load_yaml", "load_yaml_text", "read_input", "read_input_text",
            "MAX_DEPTH", "MAX_INT_DIGITS", "MAX_ALIASES", "MAX_VALUES"]
@@ -47,7 +50,7 @@ MAX_INT_DIGITS = limits.INT_DIGITS
 MAX_ALIASES = limits.YAML_ALIASES
 MAX_VALUES = limits.YAML_VALUES
 
-Key = tuple[Any, ...]
+Key = tuple["Any", ...]
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
@@ -57,6 +60,8 @@ _FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]
 
 @dataclass(frozen=True)
 class Mark:
+    """Where a value stands in its YAML file, and how it was written (its scalar style)."""
+
     line: int  # 1-based
     column: int  # 1-based, of the value's first character (inside quotes)
     style: str | None
@@ -178,6 +183,8 @@ def read_input(arg: str) -> tuple[Any, str]:
 
     if arg == "-":
         return read_input_text(sys.stdin.read(), "<stdin>"), "<stdin>"
+    from pathlib import Path
+
     return read_input_text(_read_text(Path(arg), arg, InputError), arg), arg
 
 
