@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from bridgelaw import InputError
-from bridgelaw.pbn import PbnGame, Refusal, iter_games, read_pbn, write_game, write_games
+from bridgelaw.pbn import PbnGame, Refusal, iter_game_texts, iter_games, read_pbn, write_game, write_games
 from bridgelaw.pbn.model import Item
 
 from conftest import ROOT
@@ -113,6 +113,16 @@ def test_utf_8_in_a_file_that_names_no_character_set_is_read_as_utf_8_and_said()
     g = next(iter_games(data, "x.pbn"))
     assert g.value("Note") == "1: 2+\u2663" and g.value("West") == "M\u00fcller"
     assert [w.split(":")[1] for w in g.warnings] == ["3", "4"] and "names no character set" in g.warnings[0]
+
+
+def test_each_game_is_warned_of_its_own_lines_only():
+    # the file is decoded a chunk at a time, the chunk warned about before its games are read: a warning goes
+    # to the game whose line it is about, not to the first game of the chunk
+    data = '[Event "Caf\u00e9"]\n[Dealer "N"]\n\n[Event "Zo\u00eb"]\n[Dealer "E"]\n'.encode("utf-8")
+    games = list(iter_games(data, "x.pbn"))
+    assert [[w.split(":")[1] for w in g.warnings] for g in games] == [["1"], ["4"]]
+    texts = list(iter_game_texts(data, "x.pbn"))
+    assert [[w.split(":")[1] for w in ws] for _, _, ws in texts] == [["1"], ["4"]]
 
 
 def test_iso_8859_1_in_a_file_that_names_no_character_set_is_read_without_a_word():

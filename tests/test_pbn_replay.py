@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import yaml
 
@@ -37,3 +39,7 @@ def test_a_record_replays_to_what_it_means(case):
             assert exp[k] in res.reason, res.reason
     if "where" in exp:
         assert res.where == f"<pbn>:{exp['where']}"
+    if "note" in exp:
+        assert any(exp["note"] in n for n in res.notes), res.notes
+    line = res.json_line()  # the replay --json line: the result as one line of JSON, its text not escaped
+    assert "\n" not in line and line == json.dumps(res.to_json(), ensure_ascii=False)

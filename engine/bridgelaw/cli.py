@@ -517,7 +517,7 @@ def _board_line(r: Any, as_json: bool, out: Any) -> None:
     """A board's line, written as it comes: flushed at once when a board takes its time (a twentieth of a
     second since the last flush), so a long run streams without a write to the system for every board."""
     if as_json:
-        out.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
+        out.write(r.json_line() + "\n")
     else:
         out.write(r.text() + "\n")
         for n in r.notes:

@@ -74,6 +74,22 @@ def _stream(source: Union[bytes, BinaryIO, str]) -> BinaryIO:
 _REPLAY_TAGS = re.compile(r'\[\s*(Board|BridgelawCode|Code|Result)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
 
 
+def _warnings_of(gt: GameText, warnings: list[str], path: str) -> list[str]:
+    """The line warnings (``"<line>: ..."``, in line order) about a game's own lines and the commentary before
+    it, taken from ``warnings``: a chunk of the file is decoded, and warned about, before its games are read."""
+    if not warnings:
+        return []
+    last = gt.line + len(gt.lines) - 1 if gt.lines else None  # (commentary after the last game: all that is left)
+    k = len(warnings)
+    if last is not None:
+        k = 0
+        while k < len(warnings) and int(warnings[k].split(":", 1)[0]) <= last:
+            k += 1
+    mine = [f"{path}:{w}" for w in warnings[:k]]
+    del warnings[:k]
+    return mine
+
+
 def iter_game_texts(source: Union[bytes, BinaryIO, str], path: str = "<pbn>"
                     ) -> Iterator[tuple[GameText, Inheritance, list[str]]]:
     """The games of a file as text, unread, each with the §4.8 values a replay needs from the games before
@@ -88,8 +104,7 @@ def iter_game_texts(source: Union[bytes, BinaryIO, str], path: str = "<pbn>"
             state.resolve(probe)
         except InputError:
             pass  # the game's reader says so, at its place
-        yield gt, snap, [f"{path}:{w}" for w in warnings]
-        warnings.clear()
+        yield gt, snap, _warnings_of(gt, warnings, path)
 
 
 def read_game(gt: GameText, path: str, inheritance: Inheritance | None = None, warnings: list[str] = ()
@@ -118,6 +133,7 @@ def iter_games(source: Union[bytes, BinaryIO, str], path: str = "<pbn>") -> Iter
     warnings: list[str] = []
     inheritance = Inheritance()
     for gt in split_games(decoded_lines(stream, warnings)):
+        mine = _warnings_of(gt, warnings, path)
         try:
             game = parse_game(gt, path, inheritance)
         except InputError as e:
@@ -126,9 +142,8 @@ def iter_games(source: Union[bytes, BinaryIO, str], path: str = "<pbn>") -> Iter
         except RecursionError:  # pragma: no cover - a defence: never a traceback
             yield Refusal(path, gt.index, gt.line, InputError(f"{path}:{gt.line}", "the game is too deeply nested"))
             continue
-        if warnings:
-            game.warnings[:0] = [f"{path}:{w}" for w in warnings]
-            warnings.clear()
+        if mine:
+            game.warnings[:0] = mine
         yield game
 
 

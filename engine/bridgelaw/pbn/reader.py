@@ -76,7 +76,7 @@ class Inheritance:
     def resolve(self, game: PbnGame) -> None:
         if not self.sticky:
             first = {t.name: t.value for t in reversed(game.tags)}
-            if not any(v[:1] == "#" for v in first.values()):  # the common case: nothing to resolve
+            if "#" not in "".join([v[:1] for v in first.values()]):  # the common case: nothing to resolve
                 self.last.update(first)
                 return
         seen: set[str] = set()
@@ -147,9 +147,11 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
     before one; the last may be ``*``). What the full reader gives for it, positions and all; None for any
     other game (the full reader reads it, and names what is wrong). The usual lines of play, four cards, are
     kept as they are (:meth:`Section.add_plain_lines`)."""
-    game = PbnGame(path=path, index=gt.index, line=gt.line, lead=tuple("\n".join(lines) for _, lines in gt.lead),
-                   warnings=[f"{path}:{w}" for w in gt.warnings])
+    game = PbnGame(path=path, index=gt.index, line=gt.line,
+                   lead=tuple(["\n".join(lines) for _, lines in gt.lead]) if gt.lead else (),
+                   warnings=[f"{path}:{w}" for w in gt.warnings] if gt.warnings else [])
     tags = game.tags
+    sections: list[Section] = []  # the auction and play sections made
     lines = gt.lines
     first = gt.line
     n = len(lines)
@@ -165,9 +167,16 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
         found = _TAG_LINES.findall(block)
         if len(found) != j - i:
             return None
-        for k, (name, value) in enumerate(found):
-            tags.append(Tag(name, value, (), Section(_SECTION_OF[name]) if name in _SECTION_OF else None,
-                            first + i + k, 1))
+        number = first + i
+        for name, value in found:
+            kind = _SECTION_OF.get(name)
+            if kind is None:
+                tags.append(Tag(name, value, (), None, number, 1))
+            else:
+                sec = Section(kind)
+                sections.append(sec)
+                tags.append(Tag(name, value, (), sec, number, 1))
+            number += 1
         sec = tags[-1].section
         i = j
         # the calls or cards after the last of them
@@ -179,8 +188,9 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
             return None
         if sec.kind == PLAY:
             end = j - 1 if lines[j - 1] == "*" else j
-            if end > i and _USUAL_PLAY.fullmatch("\n".join(lines[i:end])) is not None:
-                sec.add_plain_lines(lines[i:end], first + i)  # the usual lines of play: four cards each
+            body = lines[i:end]
+            if body and _USUAL_PLAY.fullmatch("\n".join(body)) is not None:
+                sec.add_plain_lines(body, first + i)  # the usual lines of play: four cards each
                 if end < j:
                     sec.stop = 0
                     sec._entries.append(Item("*", raw="*", line=first + end, col=1))
@@ -189,9 +199,9 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
         if not _section_lines(sec, lines, i, j, first):
             return None
         i = j
-    for t in tags:
-        if t.section is not None and t.section.stop == -1:
-            t.section.stop = None
+    for sec in sections:
+        if sec.stop == -1:
+            sec.stop = None
     return game if tags else None
 
 

@@ -56,7 +56,14 @@ def _detect(head: bytes) -> tuple[str, int, bool]:
 
 
 def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterator[tuple[int, str]]:
-    """(line number, text) for every line of a binary stream, decoded as :func:`detect_encoding` finds."""
+    """(line number, text) for every line of a binary stream, decoded as :func:`detect_encoding` finds. The
+    stream is read and decoded a chunk at a time (``warnings`` says what a chunk's lines are, as it is read);
+    the lines of a chunk come straight from it."""
+    return itertools.chain.from_iterable(_decoded_runs(stream, warnings))
+
+
+def _decoded_runs(stream: BinaryIO, warnings: list[str] | None) -> Iterator[Iterable[tuple[int, str]]]:
+    """The lines of each chunk of the stream, numbered: one iterable a chunk."""
     head = stream.read(_HEAD)
     encoding, skip, declared = _detect(head)
     # A file that names no character set is ISO 8859-1 (§2.2); but many programs (BBO, RealBridge) write
@@ -70,9 +77,7 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
     if encoding == "utf-16":
         text = io.TextIOWrapper(io.BufferedReader(_Joined(head, stream)), encoding="utf-16", errors="replace",
                                 newline=None)
-        for line in text:
-            number += 1
-            yield number, line.rstrip("\n")
+        yield ((n, line.rstrip("\n")) for n, line in enumerate(text, start=1))
         return
     while True:
         more = stream.read(1 << 16)
@@ -101,11 +106,12 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
                 _sniff_lines(lines, mend, number, warnings)
             if text is not None and "\r" not in text:
                 # the common case: LF line ends, all one encoding
-                yield from zip(itertools.count(number + 1), lines)
+                yield zip(itertools.count(number + 1), lines)
                 number += len(lines)
                 if not more:
                     return
                 continue
+            out: list[tuple[int, str]] = []
             for part in lines:
                 if isinstance(part, bytes):  # a chunk that is not all the declared encoding: line by line
                     try:
@@ -119,10 +125,11 @@ def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterat
                 if "\r" in part:  # a lone CR ends a line too
                     for piece in part.split("\r"):
                         number += 1
-                        yield number, piece
+                        out.append((number, piece))
                 else:
                     number += 1
-                    yield number, part
+                    out.append((number, part))
+            yield out
         if not more:
             return
 
@@ -248,7 +255,7 @@ def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
 
     def close(chunk: list[str], start: int) -> Iterator[GameText]:
         nonlocal index, lead, warn
-        if _is_commentary(chunk):
+        if chunk[0][:1] != "[" and _is_commentary(chunk):  # (a game's first line is mostly a tag)
             lead.append((start, chunk))
         else:
             index += 1

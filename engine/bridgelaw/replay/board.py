@@ -259,15 +259,18 @@ class _Run:
                 x = item[0]
                 if not skipped and _is_plain_call(x) and (started or seat == dealer_s):
                     started = True
-                    if table.phase != "auction":
-                        raise Refused(self.at(item), f"{x}: a call after the auction ended ({_ended(t)})")
                     n += 1
                     ref = _AREFS[n] if n < 64 else f"A{n}"
-                    if self.events:
+                    events = bool(self.events)
+                    if events:  # (the auction is seen to be over before what was done at this call is run)
+                        if table.phase != "auction":
+                            raise Refused(self.at(item), f"{x}: a call after the auction ended ({_ended(t)})")
                         self.run_events(ref)
                     try:
                         ans = tcall(seat, x, ref)
-                    except InputError as e:
+                    except InputError as e:  # (the table refuses a call once the auction is over: said so here)
+                        if not events and table.phase != "auction":
+                            raise Refused(self.at(item), f"{x}: a call after the auction ended ({_ended(t)})") from None
                         raise Refused(self.at(item), f"{seat}'s {_call_words(x)}: {e.message}") from None
                     if ans.ruling is not None:
                         self.call(seat, x, ref, item, None, "", answered=ans)
@@ -338,11 +341,13 @@ class _Run:
             return
         where, what = self.at(item), f"{seat}'s {_call_words(x)}"
         if ans.ruling is not None:
-            if not hint and ans.ruling.irregularity == "insufficient_bid":
-                hint = _ranking_hint(t, x)
+            insufficient = not hint and marker is None and ans.ruling.irregularity == "insufficient_bid"
+            before = t.last_bid() if insufficient else None  # (the hint is worded only if the call is refused)
             try:
                 self.settle(ref, marker, where, what, then=then)
             except Refused as e:
+                if insufficient and before is not None:
+                    hint = _ranking_hint(t, x, before)
                 if hint and marker is None:
                     raise Refused(e.field, e.message + hint) from None
                 raise
@@ -546,8 +551,10 @@ class _Run:
         if not self.r_marks:
             return
         for i, item in enumerate(self.card_items):
+            if type(item) is tuple or item.marker != "R":  # (a plain card, or marked otherwise)
+                continue
             seat, trick = self.columns[i % 4], i // 4 + 1
-            if type(item) is not tuple and item.marker == "R" and (seat, trick) not in self.revokes_ruled:
+            if (seat, trick) not in self.revokes_ruled:
                 if trick > self.t.tricks_played + (1 if self.t.cards_in_trick else 0):
                     continue  # not played: the play stopped before it
                 if not self.t.hands_known():
@@ -565,11 +572,20 @@ _ORDER = {s: s + "".join("NESWNESW"["NESW".index(s) + 1:"NESW".index(s) + 4]) fo
 _LHO = {s: o[1] for s, o in _ORDER.items()}
 _CODE_IDS: dict[str | None, tuple[str, ...]] = {}
 _PRESUMED: dict[str | None, str] = {}
+_VARIANTS: dict[str, tuple[Any, str]] = {}  # code id -> (the loaded code, the variant of table that plays it)
 _SEAT_OF = {s.value: s for s in Seat}
 _TRICKS = tuple(str(n) for n in range(14))
 # for each order of the play section's columns, each row's start: seat -> its card's place in the section
 _BASES = {cols: [{s: k + i for i, s in enumerate(cols)} if k % 4 == 0 else {} for k in range(64)]
           for cols in _ORDER.values()}
+
+
+def _variant(code: Any) -> str:
+    """The table variant that plays a loaded code (found once a code: the table chooses it from the code's data)."""
+    hit = _VARIANTS.get(code.id)
+    if hit is None or hit[0] is not code:
+        hit = _VARIANTS[code.id] = (code, find_variant(code).variant)
+    return hit[1]
 
 
 def _code_ids() -> tuple[str, ...]:
@@ -666,20 +682,26 @@ def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
 def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableAdapter | None:
     g = game
     vals = g.values()
-    code_value = next((v for v in map(vals.get, CODE_TAGS) if v), None)
+    code_value = None
+    for name in CODE_TAGS:  # the first code tag given a value
+        code_value = vals.get(name) or None
+        if code_value:
+            break
     code = code_value or default_code
     if code is None:
         code = presumed_code()
         res.notes.append(f"{PRESUMED_CODE}: ruled under {code}, the latest four-player auction code (--code names "
                          "another)")
     try:
-        load_code(code)  # type: ignore[arg-type]  (a code loaded already is a look-up)
+        loaded = load_code(code)  # type: ignore[arg-type]  (a code loaded already is a look-up)
     except (InputError, TypeError, OSError):  # (OSError: a name too long for a folder)
         code = resolve_code(code_value, default_code, _tag_where(g, "BridgelawCode") if code_value else g.where())
+        loaded = load_code(code)
     res.code = code
-    if find_variant(load_code(code)).variant == "three-hand":  # every game, with an auction or with its tags only
+    if _variant(loaded) == "three-hand":  # every game, with an auction or with its tags only
         raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
-    auction_tag, play_tag = g.tag("Auction"), g.tag("Play")
+    tag = g.tag
+    auction_tag, play_tag = tag("Auction"), tag("Play")
     dealer_v = vals.get("Dealer")
     if not dealer_v:
         if auction_tag is not None:
@@ -696,9 +718,9 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     elif unknown:
         res.notes.append(f"[Deal] gives no hand for {', '.join(unknown)} (§3.4.11 '-'): revokes cannot be checked, "
                          "honours are not scored")
-    remedies = remedies_of(_tag_values(g, REMEDY_TAG)) if g.tag(REMEDY_TAG) else {}
+    remedies = remedies_of(_tag_values(g, REMEDY_TAG)) if tag(REMEDY_TAG) else {}
     events: dict[str, list[tuple[int, Event, str]]] = {}
-    if g.tag(EVENT_TAG):
+    if tag(EVENT_TAG):
         values = _tag_values(g, EVENT_TAG)
         for k, (ev, (_, where)) in enumerate(zip(events_of(values), values), start=1):
             events.setdefault(ev.ref, []).append((k, ev, where))
@@ -707,13 +729,13 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
         return _from_tags(g, code, dealer_v, deal, decl_v, contract_v, result_v, res)
     dealer = dealer_v if dealer_v in _SEAT_OF else seat_of(dealer_v, "Dealer", _tag_where(g, "Dealer")).value
     try:
-        t = TableAdapter(code, dealer, deal)
+        t = TableAdapter(loaded, dealer, deal)
     except InputError as e:
         if e.field != "deal" or not deal_v:
             raise
         deal_of(deal_v, _tag_where(g, "Deal"))  # says what is wrong with it, at the tag
         raise Refused(_tag_where(g, "Deal"), f"[Deal]: {e.message}") from None
-    run = _Run(g, t, remedies, events)
+    run = _Run(g, t, remedies, events, notes=res.notes)  # (its notes are the board's)
     first = auction_tag.value if auction_tag.value in _SEAT_OF else \
         seat_of(auction_tag.value, "Auction", _tag_where(g, "Auction")).value
     not_over = run.auction(auction_tag.section.entries if auction_tag.section else [], first, dealer)

@@ -3,6 +3,7 @@ line and its text line. Small and plain, so it crosses process (and Dask) bounda
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,11 @@ class BoardResult:
             d["notes"] = self.notes
         return d
 
+    def json_line(self) -> str:
+        """The board's line for ``replay --json``: :meth:`to_json` as one line of JSON, its text as it is (not
+        escaped to ASCII)."""
+        return _ENCODE(self.to_json())
+
     def text(self) -> str:
         head = f"{self.file} board {self.board}: {self.status}"
         if self.status == SCORED:
@@ -56,3 +62,6 @@ class BoardResult:
             src = f" ({self.source})" if self.source and self.source != "play" else ""
             return f"{head} — {what}{src}: {pts}{extra}"
         return f"{head} — {self.reason}"
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # made once: json.dumps with an option makes one a call

@@ -95,7 +95,7 @@ class TableAdapter:
 
     __slots__ = ("table", "_notes")
 
-    def __init__(self, code: str, dealer: str, deal: str | None) -> None:
+    def __init__(self, code: Any, dealer: str, deal: str | None) -> None:  # a code id, or the loaded Code
         self.table = Table(code, dealer, deal)
         self._notes: list[_Note] = []
 
@@ -221,18 +221,29 @@ class TableAdapter:
         section's ``columns``, each trick played from its leader: played while the rows are plain and the
         table rules on nothing. Returns where it stopped: the row; and — where the table ruled on a card or
         refused it — the row's order of play, the card's place in it and the table's answer (or error): the
-        rest of that row is the caller's (:meth:`play_plain`)."""
+        rest of that row is the caller's (:meth:`play_plain`). The plain cards go to the table a trick at a
+        time (:meth:`Table.play_tricks`); the card it leaves, and the rest, one at a time."""
         table = self.table
-        play = table.play
-        plans = _PLANS[columns]
         n = len(cards) - 3
         if table.turn is None or table.current_trick:
             return k, None, 0, None
+        rows = []
+        e = k
+        while e < n and type(cards[e]) is tuple and type(cards[e + 1]) is tuple and type(cards[e + 2]) is tuple \
+                and type(cards[e + 3]) is tuple:
+            rows.append((cards[e][0], cards[e + 1][0], cards[e + 2][0], cards[e + 3][0]))
+            e += 4
+        done = table.play_tricks(columns, rows)
+        k += done - done % 4
+        j = done % 4
+        play = table.play
+        plans = _PLANS[columns]
         while k < n and type(cards[k]) is tuple and type(cards[k + 1]) is tuple and type(cards[k + 2]) is tuple \
                 and type(cards[k + 3]) is tuple and table.phase == "play":
-            # a trick begins: its leader (the last trick's winner) leads, each seat's card in its column
+            # a trick begins (or goes on, where the table left it): its leader (the last trick's winner) leads,
+            # each seat's card in its column
             lead = table.leader
-            for s, o in plans[lead]:  # type: ignore[index]
+            for s, o in plans[lead][j:]:  # type: ignore[index]
                 try:
                     ans = play(s, cards[k + o][0])
                 except InputError as e:
@@ -240,6 +251,7 @@ class TableAdapter:
                 if ans.ruling is not None:
                     self._notes.append(_Note(refs[k + o + 1]))
                     return k, _ORDERS[lead], _ORDERS[lead].index(s), ans  # type: ignore[index]
+            j = 0
             k += 4
         return k, None, 0, None
 
@@ -247,18 +259,22 @@ class TableAdapter:
                    ) -> tuple[int, str | None, int, Answer | InputError | None]:
         """The play section's usual lines (four plain cards one space apart, in ``columns``), each trick played
         from its leader: played while the table rules on nothing. Returns where it stopped as
-        :meth:`play_rows` does, the row counted in lines."""
+        :meth:`play_rows` does, the row counted in lines. The plain cards go to the table a trick at a time
+        (:meth:`Table.play_tricks`); the card it leaves, and the rest, one at a time."""
         table = self.table
-        play = table.play
-        plans = _SLICES[columns]
         if table.turn is None or table.current_trick:
             return 0, None, 0, None
-        r = 0
+        done = table.play_tricks(columns, [ln.split(" ") for ln in lines])
+        r, j = divmod(done, 4)
+        if r == len(lines) or table.phase != "play":
+            return r, None, 0, None
+        play = table.play
+        plans = _SLICES[columns]
         # a line is a whole trick, and the play goes on until the thirteenth unless the table rules (then this
         # returns): the lines after the last trick are the caller's
-        for ln in lines[:13 - len(table.tricks)] if len(lines) > 13 - len(table.tricks) else lines:
+        for ln in lines[r:r + 13 - len(table.tricks)]:
             lead = table.leader
-            for s, a in plans[lead]:  # type: ignore[index]
+            for s, a in plans[lead][j:]:  # type: ignore[index]
                 try:
                     ans = play(s, ln[a:a + 2])
                 except InputError as e:
@@ -266,6 +282,7 @@ class TableAdapter:
                 if ans.ruling is not None:
                     self._notes.append(_Note(refs[4 * r + a // 3 + 1]))
                     return r, _ORDERS[lead], _ORDERS[lead].index(s), ans  # type: ignore[index]
+            j = 0
             r += 1
         return r, None, 0, None
 

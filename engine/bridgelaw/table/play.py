@@ -3,6 +3,7 @@ exposed, claims, cards played together (a mixin of the table core)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import IllegalActionError, MalformedActionError, OutOfTurnError
@@ -18,6 +19,19 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import TableState
 
 __all__ = ["Play"]
+
+
+def _clockwise(lead: str) -> tuple[str, ...]:
+    order = [lead]
+    while len(order) < len(_LHO):
+        order.append(_LHO[order[-1]])
+    return tuple(order)
+
+
+# for each order of a row's seats, and each leader: the seats in the order they play, each with its place in the
+# row (Table.play_tricks)
+_TRICK_PLANS = {seats: {lead: tuple((s, seats.index(s)) for s in _clockwise(lead)) for lead in _LHO}
+                for seats in ("".join(p) for p in itertools.permutations(_LHO))}
 
 
 class Play(TableParts):
@@ -86,6 +100,54 @@ class Play(TableParts):
         ans = self._play(sv, ct)
         st.history.append(("play", sv, ct) if ans is _LEGAL else self._entry("play", sv, {"card": ct}, ans))
         return ans
+
+    def play_tricks(self, seats: str, rows: Sequence[Sequence[str]]) -> int:
+        """Whole tricks at once, as a record lists them: ``rows[k]`` holds a card for each of ``seats`` (a
+        permutation of N E S W: ``rows[k][i]`` is ``seats[i]``'s card), and each trick is played from its
+        leader clockwise — exactly as :meth:`play` plays the same cards one by one. Only the plain cards are
+        played here: a card of the hand of the seat in turn that follows suit, or renounces holding none of the
+        suit led, with no ruling waiting, no penalty in force and no card exposed. At the first card that is
+        not plain this stops before it: it is the caller's, to give to :meth:`play`, which rules on it. Begun
+        between tricks (else nothing is played), and not while a revoke waits to be established. Returns the
+        number of cards played; each is in :attr:`history` as :meth:`play` puts it there."""
+        plans = _TRICK_PLANS.get(seats) if type(seats) is str else None
+        if plans is None:
+            raise MalformedActionError("seats", f"expected the four seats in a row's order, such as 'NESW'; got "
+                                                f"{seats!r:.20}")
+        st = self._st
+        if st.pending is not None or st.phase != "play" or st.current or st.hands is None or st.exposed \
+                or st.obligations or not st.detect or st.revokes and not st.revokes[-1].established:
+            return 0  # (a revoke established is ruled on already: the cards after it are plain again)
+        hands = st.hands
+        log = st.history.append
+        played = 0
+        for row in rows:
+            if len(row) != len(seats):
+                return played  # not a card for each seat: the caller's
+            cur = st.current
+            for s, i in plans[st.leader]:  # type: ignore[index]
+                card = row[i]
+                if type(card) is not str:
+                    return played
+                hand = hands[s]
+                try:
+                    at = hand.index(card)
+                except ValueError:
+                    return played  # not a card of his hand as written: play() says what it is
+                if cur:
+                    led = cur[0][1][0]
+                    if card[0] != led:  # a renounce: plain only if he holds none of the suit led
+                        for x in hand:
+                            if x[0] == led:
+                                return played
+                del hand[at]
+                cur.append((s, card))
+                log(("play", s, card))
+                played += 1
+            self._quit_trick()
+            if st.phase != "play":
+                break
+        return played
 
     def _play(self, sv: str, ct: str) -> Answer:
         """A card out of turn, under a penalty in force, beside an exposed card, or not refereed."""
