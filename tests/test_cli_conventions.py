@@ -149,3 +149,10 @@ def test_a_data_root_without_laws_is_refused_not_read_as_no_codes(tmp_path):
         assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
         assert proc.stderr == (f"bridgelaw: BRIDGELAW_DATA: {root}: no laws/ folder there (BRIDGELAW_DATA names the "
                                "folder that holds laws/); unset it for the shipped laws\n")
+
+
+def test_a_ruling_log_from_the_environment_is_named_as_the_variable(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("BRIDGELAW_LOG", str(tmp_path))
+    rc, out, err = run(capsys, monkeypatch, ["log"])
+    assert rc == 2 and out == "" and err == (f"bridgelaw: BRIDGELAW_LOG: {tmp_path}: a directory, not a ruling log; "
+                                             f"name a file in it, e.g. {tmp_path / 'rulings.sqlite3'}\n")

@@ -167,8 +167,10 @@ class RulingLog:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).expanduser()
+        env = os.environ.get("BRIDGELAW_LOG")  # a refusal names where the path came from: the option or the variable
+        field = "BRIDGELAW_LOG" if env and Path(env).expanduser() == self.path else "--log"
         if self.path.is_dir():
-            raise InputError("--log", f"{self.path}: a directory, not a ruling log; name a file in it, e.g. "
+            raise InputError(field, f"{self.path}: a directory, not a ruling log; name a file in it, e.g. "
                                       f"{self.path / 'rulings.sqlite3'}")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -179,18 +181,18 @@ class RulingLog:
             self._db.execute("PRAGMA synchronous = FULL")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise InputError("--log", f"{self.path}: a ruling log of a newer bridgelaw (version {version}; "
+                raise InputError(field, f"{self.path}: a ruling log of a newer bridgelaw (version {version}; "
                                           f"this one writes version {SCHEMA_VERSION})")
             for step in range(version, SCHEMA_VERSION):
                 with self._transaction():
                     self._db.execute(_MIGRATIONS[step])
                     self._db.execute(f"PRAGMA user_version = {step + 1}")
         except sqlite3.Error as e:
-            raise InputError("--log", f"{self.path}: cannot open the ruling log: {e}") from None
+            raise InputError(field, f"{self.path}: cannot open the ruling log: {e}") from None
         except OSError as e:
-            raise InputError("--log", f"{self.path}: cannot create the ruling log: {e.strerror}") from None
+            raise InputError(field, f"{self.path}: cannot create the ruling log: {e.strerror}") from None
         if mode.lower() != "wal":  # pragma: no cover - a file system without shared memory
-            raise InputError("--log", f"{self.path}: the ruling log needs WAL mode, got {mode}")
+            raise InputError(field, f"{self.path}: the ruling log needs WAL mode, got {mode}")
         self._lock = threading.Lock()  # the writer's connection
         # reads have a connection of their own: in WAL mode they need not wait for a write's commit (and its sync)
         self._rd = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30)
