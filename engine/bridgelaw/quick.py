@@ -143,6 +143,9 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
             return None
     elif given is not None and type(given) is not dict:
         return None
+    maker = f.get("maker")
+    if maker is not None and dealer is not None and maker not in ctx.model.makers(dealer):
+        return None  # a maker who is neither the dealer nor his partner: the general path says so
     if dealer is not None:
         f["dealer"] = dealer
     if offender is not None:
