@@ -18,7 +18,7 @@ from .errors import InputError, RulingError
 from .facts import Incident, derive, parse_incident
 from .quick import quick
 from .loader import COUNT_FIELDS, DISTINCT_FIELDS, Code, EffectSpec, Provision, load_code, load_kinds
-from .values import Call, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side, TraceStep
+from .values import Call, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
