@@ -293,3 +293,14 @@ def test_a_round_the_desk_refuses_the_python_api_refuses_too(case):
     with pytest.raises(InputError) as info:
         api.interview(body)
     assert info.value.field == case["field"], info.value
+
+
+def test_a_maker_who_is_neither_the_dealer_nor_his_partner_is_asked_again_not_ruled(desk):
+    # found by the walk above in CI: the answer used to reach the referee, whose chooser (the maker) was then
+    # the offender's partner — "the desk's law files are wrong", a 500
+    answers = {"code": "american-1905", "irregularity": "consultation_on_doubling", "offender": "W", "dealer": "N"}
+    state = round_(desk, {"answers": answers, "key": "facts.maker", "answer": "E"})
+    assert state["step"]["key"] == "facts.maker" and "dealer (N)" in state["step"]["problem"]
+    assert "maker" not in state["answers"].get("facts", {})
+    state = round_(desk, {"answers": state["answers"], "key": "facts.maker", "answer": "S"})
+    assert state["step"] is None and state["ruling"]["options"][0]["chooser"] == "S"

@@ -213,11 +213,6 @@ def _settle(code: Code, kind_id: str, kind: Kind, common: Mapping[str, FactSpec]
             raise InputError("declarer", f"in straight bridge the dealer plays the combined hands: the declarer is "
                              f"the dealer {f['dealer'].value}, not {f['declarer'].value}")
         f["declarer"] = f["dealer"]
-        maker = f.get("maker")  # the declaration is the dealer's, or his partner's when he passes it
-        if isinstance(maker, Seat) and maker is not f["dealer"] and maker is not f["dealer"].partner:
-            raise InputError("facts.maker", f"{maker.value}, but in straight bridge the declaration is made by the "
-                             f"dealer {f['dealer'].value} or, when he passes it, his partner "
-                             f"{f['dealer'].partner.value}")
     _derive_facts(f, common, kind)
     _kind_offender(kind, f, code)
     incidentcode.check_seats(code, kind, f, given)

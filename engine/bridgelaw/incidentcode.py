@@ -116,6 +116,11 @@ def check_seats(code: Any, kind: Kind, f: Mapping[str, Any], given: Mapping[str,
         for name, value in given.items():
             if isinstance(value, Seat) and value is packet[0]:
                 raise InputError(f"facts.{name}", f"{packet[1]}, and it never calls")
+    maker = f.get("maker")
+    if isinstance(maker, Seat) and dealer is not None and maker not in model.makers(dealer):
+        raise InputError("facts.maker", f"{maker.value} cannot have made the declaration: the dealer "
+                         f"({dealer.value}) makes it, or passes it to his partner ({dealer.partner.value}); "
+                         "name one of them")
 
 
 def check_agrees(given: Mapping[str, Any], f: Mapping[str, Any], what: str) -> None:

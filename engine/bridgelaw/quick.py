@@ -146,6 +146,9 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
     if f and any(s is not None and f.get(n, s) is not s for n, s in
                  (("dealer", dealer), ("offender", offender), ("declarer", declarer))):
         return None  # a seat given twice, and not the same: the general path says so
+    maker = f.get("maker")
+    if maker is not None and dealer is not None and maker not in ctx.model.makers(dealer):
+        return None  # a maker who is neither the dealer nor his partner: the general path says so
     if dealer is not None:
         f["dealer"] = dealer
     if offender is not None:
@@ -215,9 +218,6 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
         add("        if f.get('declarer') is not None and f['declarer'] is not f['dealer']:")
         add("            raise _InputError('declarer', 'the dealer plays the combined hands')")
         add("        f['declarer'] = f['dealer']")
-        add("        m = f.get('maker')")  # the declaration the dealer's side's: the general path says so
-        add("        if m is not None and m is not f['dealer'] and m is not f['dealer'].partner:")
-        add("            raise _InputError('facts.maker', 'not of the dealer\\'s side')")
         ns["_InputError"] = InputError
     groups = _derivations(common, kind)
     if any(not inputs for group in groups for _, _, inputs in group):

@@ -18,7 +18,7 @@ from .errors import InputError, RulingError
 from .facts import Incident, derive, parse_incident
 from .quick import quick
 from .loader import COUNT_FIELDS, DISTINCT_FIELDS, Code, EffectSpec, Provision, load_code, load_kinds
-from .values import Call, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side, TraceStep
+from .values import Call, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
@@ -159,8 +159,26 @@ def _chooser(code: Code, kind: str, p: Provision, facts: Facts) -> str | tuple[s
         for phase in p.phases:
             why = code.seats.unfit_chooser(phase, chooser, facts)
             if why:
+                named = _named_by_incident(p, facts)
+                if named:  # a player the incident named, where the law gives the choice: the incident is wrong
+                    raise InputError(f"facts.{named}", f"{_show(facts[named])} cannot be the "
+                                     f"{named.replace('_', ' ')} here ({why}): law {p.law} gives the choice to "
+                                     f"the {named.replace('_', ' ')}, an innocent player")
                 raise _fault(p, p.chooser_at, f"its chooser {p.chooser_text} is no innocent player here ({why})")
     return chooser
+
+
+#: The seats every seating the loader proves a chooser against starts from (the rest it derives from them).
+_SEATED = frozenset(("dealer", "offender", "declarer"))
+
+
+def _named_by_incident(p: Provision, facts: Facts) -> str:
+    """The first fact the chooser reads that the incident names besides the dealer, the offender and the declarer
+    (the loader proved the chooser fit for every seating of those; "" if it reads none)."""
+    from .conditions import names_used
+
+    names = sorted({n for t in p.chooser_trees for n in names_used(t)} - _SEATED)
+    return next((n for n in names if n in facts), "")
 
 
 def _effects(specs: tuple[EffectSpec, ...], facts: Facts, p: Provision | None = None) -> list[Effect]:

@@ -118,6 +118,11 @@ class SeatModel:
         kinds it cannot have and the seats where no player sits (for the desk's OpenAPI document)."""
         return []
 
+    def makers(self, dealer: Seat) -> tuple[Seat, Seat]:
+        """Who makes (or passes) the declaration of trumps in straight bridge: the dealer, or his partner when
+        the dealer passes it to him."""
+        return (dealer, dealer.partner)
+
     def guilty(self, phase: str, offender: Seat, dealer: Seat | None, declarer: Seat | None) -> set[Seat]:
         """The seats that may not choose a remedy for an irregularity by ``offender``."""
         return {offender, offender.partner}
@@ -165,7 +170,7 @@ class SeatModel:
                 for declarer in declarers:
                     if declarer is not None and not self._may_declare(dealer, declarer, phase):
                         continue
-                    for maker in ((dealer, dealer.partner) if "maker" in names else (None,)):
+                    for maker in (self.makers(dealer) if "maker" in names else (None,)):
                         w: dict[str, Any] = {"dealer": dealer, "offender": offender, "eldest": dealer.lho}
                         if maker is not None:
                             w["maker"] = maker
