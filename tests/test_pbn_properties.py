@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import codecs
+import contextlib
 
 import io
 import json
@@ -24,7 +25,8 @@ from bridgelaw.errors import BridgelawError, InputError
 from bridgelaw.pbn import Refusal, iter_games, read_pbn, write_games
 from bridgelaw.pbn.model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, Section, Tag
 from bridgelaw.pbn.reader import _parse_full, _simple_game
-from bridgelaw.pbn.text import decoded_lines, split_games
+from bridgelaw.pbn import text as pbn_text
+from bridgelaw.pbn.text import decoded_lines, decoded_runs, split_games, split_runs
 from bridgelaw.replay import replay_game, replay_record
 from bridgelaw.replay.history_writer import history_game
 from bridgelaw.replay.table_adapter import TableAdapter
@@ -132,6 +134,40 @@ def test_the_plain_reader_reads_the_examples_and_fixtures_as_the_full_reader_doe
     taken = sum(_read_alike(path.read_text(encoding="latin-1")) for path in
                 [*(ROOT / "examples").glob("*.pbn"), ROOT / "tests" / "pbn" / "real-world.pbn"])
     assert taken >= 1  # at least one of them is in the plainest export format
+
+
+@contextlib.contextmanager
+def _chunks_of(size: int):
+    """The file read ``size`` bytes at a time (its head too), so that chunks end anywhere."""
+    saved = pbn_text._HEAD, pbn_text._CHUNK
+    pbn_text._HEAD = pbn_text._CHUNK = size
+    try:
+        yield
+    finally:
+        pbn_text._HEAD, pbn_text._CHUNK = saved
+
+
+_plain_split_lines = [
+    "", "", "", '[Event "x"]', '[Event"x"]', '[EventDate "y"]', '[Board "1"]', '[Board"2"]',
+    '[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]', '[Deal"N:-"]', '[Dealer "N"]',
+    '[Auction "N"]', "1D Pass", "[Play \"E\"]", "SA HK D2 C9", "% PBN 2.1", "; a comment", "*", "é"]
+_other_split_lines = [" ", "\t", "\x0c", "\xa0", " 1D Pass", "{ a comment", "}", "{one} line"]
+# mostly files whose chunks are split as text; some with lines that send a chunk line by line
+_split_file = st.one_of(st.lists(st.sampled_from(_plain_split_lines), max_size=40),
+                        st.lists(st.sampled_from(_plain_split_lines + _other_split_lines), max_size=40))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_split_file, st.sampled_from(["", "\n", "\n\n"]), st.one_of(st.integers(1, 40), st.integers(41, 2000)))
+def test_a_file_split_into_games_as_text_gives_the_games_split_line_by_line(lines, end, chunk):
+    """A chunk kept as text (no brace comment, no line that begins with white space) is split into games as
+    text, and the rest line by line: the same games, wherever the file's chunks end."""
+    data = ("\n".join(lines) + end).encode("utf-8")
+    with _chunks_of(chunk):
+        as_text = list(split_runs(decoded_runs(io.BytesIO(data))))
+        by_line = list(split_games(decoded_lines(io.BytesIO(data))))
+    assert as_text == by_line
+    assert [g.text for g in as_text] == ["\n".join(g.lines) for g in by_line]
 
 
 # ------------------------------------------------------------------ deals played at the table

@@ -183,22 +183,35 @@ class PbnGame:
     warnings: list[str] = field(default_factory=list, compare=False)
     _index: dict[str, Tag] = field(default_factory=dict, compare=False, repr=False)
     _indexed: int = field(default=-1, compare=False, repr=False)  # how many tags the index was built from
+    _values: dict[str, str] | None = field(default=None, compare=False, repr=False)  # the index's values
 
     # -- tags
 
     def tag(self, name: str) -> Tag | None:
         """The first tag of that name (a repeated tag is ignored, §3.4)."""
         if self._indexed != len(self.tags):
-            self._index = {}
-            for t in reversed(self.tags):
-                self._index[t.name] = t
-            self._indexed = len(self.tags)
+            self._reindex()
         return self._index.get(name)
+
+    def _reindex(self) -> None:
+        self._index = {t.name: t for t in reversed(self.tags)}  # (the first of a name is put last: it stays)
+        self._indexed = len(self.tags)
+        self._values = None
+
+    def tag_values(self) -> dict[str, str]:
+        """Every tag's value by name as the file spells it (``#`` unresolved), the first of a repeated tag
+        (§3.4); kept with the index (not to be changed: :meth:`values` gives a copy)."""
+        if self._indexed != len(self.tags):
+            self._reindex()
+        v = self._values
+        if v is None:
+            v = self._values = {k: t.value for k, t in self._index.items()}
+        return v
 
     def values(self) -> dict[str, str]:
         """Every tag's value by name, as :meth:`value` gives it: the first of a repeated tag (§3.4), with
         ``#`` and ``##`` resolved (§4.8)."""
-        d = {t.name: t.value for t in reversed(self.tags)}
+        d = dict(self.tag_values())
         if self.inherited:
             d.update(self.inherited)
         return d

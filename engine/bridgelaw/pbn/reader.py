@@ -75,7 +75,7 @@ class Inheritance:
 
     def resolve(self, game: PbnGame) -> None:
         if not self.sticky:
-            first = {t.name: t.value for t in reversed(game.tags)}
+            first = game.tag_values()
             if "#" not in "".join([v[:1] for v in first.values()]):  # the common case: nothing to resolve
                 self.last.update(first)
                 return

@@ -16,13 +16,15 @@ import codecs
 import io
 import itertools
 import re
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Iterable, Iterator
+from typing import Any, BinaryIO, Iterable, Iterator, Union
 
-__all__ = ["GameText", "detect_encoding", "decoded_lines", "split_games"]
+__all__ = ["GameText", "Lines", "detect_encoding", "decoded_lines", "decoded_runs", "split_games", "split_runs"]
 
 _CHARSET = re.compile(rb"charset\s*[=:]\s*\"?([A-Za-z0-9_.:-]+)", re.I)
 _HEAD = 8192  # the header lines that may name the character set
+_CHUNK = 1 << 16  # the bytes read at a time
 
 
 def detect_encoding(head: bytes) -> tuple[str, int]:
@@ -55,15 +57,36 @@ def _detect(head: bytes) -> tuple[str, int, bool]:
     return "latin-1", 0, False
 
 
+class Lines:
+    """A chunk's lines as its text: the lines of ``text[pos:]`` (split at LF; no CR in it), the first of them
+    line ``first`` of the file. The common chunk is kept so, and split into games as text (:func:`split_runs`)."""
+
+    __slots__ = ("first", "text", "pos", "plain")
+
+    def __init__(self, first: int, text: str, pos: int = 0, plain: bool | None = None) -> None:
+        self.first, self.text, self.pos = first, text, pos
+        self.plain = plain  # (the splitter's) no brace comment and no line that begins with white space; None: not seen
+
+    def pairs(self) -> Iterator[tuple[int, str]]:
+        """(line number, text) for each line."""
+        text = self.text if not self.pos else self.text[self.pos:]
+        return zip(itertools.count(self.first), text.split("\n"))
+
+
+Run = Union[Lines, Iterable[tuple[int, str]]]
+
+
 def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterator[tuple[int, str]]:
     """(line number, text) for every line of a binary stream, decoded as :func:`detect_encoding` finds. The
     stream is read and decoded a chunk at a time (``warnings`` says what a chunk's lines are, as it is read);
     the lines of a chunk come straight from it."""
-    return itertools.chain.from_iterable(_decoded_runs(stream, warnings))
+    return itertools.chain.from_iterable(r.pairs() if type(r) is Lines else r for r in decoded_runs(stream, warnings))
 
 
-def _decoded_runs(stream: BinaryIO, warnings: list[str] | None) -> Iterator[Iterable[tuple[int, str]]]:
-    """The lines of each chunk of the stream, numbered: one iterable a chunk."""
+def decoded_runs(stream: BinaryIO, warnings: list[str] | None = None) -> Iterator[Run]:
+    """The lines of each chunk of the stream, numbered: one run a chunk — :class:`Lines` for the common chunk
+    (LF line ends, all one encoding, nothing to mend), else (line number, text) pairs. What
+    :func:`decoded_lines` gives line by line, and :func:`split_runs` splits into games."""
     head = stream.read(_HEAD)
     encoding, skip, declared = _detect(head)
     # A file that names no character set is ISO 8859-1 (§2.2); but many programs (BBO, RealBridge) write
@@ -80,7 +103,7 @@ def _decoded_runs(stream: BinaryIO, warnings: list[str] | None) -> Iterator[Iter
         yield ((n, line.rstrip("\n")) for n, line in enumerate(text, start=1))
         return
     while True:
-        more = stream.read(1 << 16)
+        more = stream.read(_CHUNK)
         data = rest + more
         if more:
             cut = data.rfind(b"\n") + 1
@@ -99,13 +122,23 @@ def _decoded_runs(stream: BinaryIO, warnings: list[str] | None) -> Iterator[Iter
                 mend = True  # (sniffing) the chunk is not all UTF-8: ISO 8859-1, its UTF-8 lines read as UTF-8
             else:
                 mend = False
+            if text is not None and "\r" not in text and (not sniff or text.isascii()):
+                # the common case: LF line ends, all one encoding, no line to mend: the chunk's text as it is, its
+                # lines those of text.split("\n") (a middle chunk ends with the LF of its last line)
+                if more and text.endswith("\n"):
+                    text = text[:-1]
+                yield Lines(number + 1, text)
+                number += text.count("\n") + 1
+                if not more:
+                    return
+                continue
             lines = (text.split("\n") if text is not None else data.split(b"\n")) if (data or not more) else []
             if more and lines and lines[-1] in ("", b""):
                 lines.pop()
             if sniff and text is not None and not text.isascii():
                 _sniff_lines(lines, mend, number, warnings)
             if text is not None and "\r" not in text:
-                # the common case: LF line ends, all one encoding
+                # LF line ends, all one encoding, some lines mended
                 yield zip(itertools.count(number + 1), lines)
                 number += len(lines)
                 if not more:
@@ -188,10 +221,13 @@ class GameText:
     lines: list[str]
     lead: list[tuple[int, list[str]]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    joined: str | None = field(default=None, repr=False, compare=False)  # the lines joined, where the splitter had it
 
     @property
     def text(self) -> str:
-        return "\n".join(self.lines)
+        if self.joined is None:
+            self.joined = "\n".join(self.lines)
+        return self.joined
 
 
 def _brace_state(line: str, in_brace: bool) -> bool:
@@ -249,27 +285,102 @@ def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
     ``[Board]`` comes again after its ``[Deal]``, with no semi-empty line between, is two games (§3.4 would
     ignore the second game's tags, losing it whole); and a brace comment never closed ends at the first
     semi-empty line inside it, so the games after it are still read."""
+    return split_runs((lines,))
+
+
+# a line that begins with white space (perhaps a semi-empty line): a chunk that has one is split line by line
+_SPACE_AFTER_LF = re.compile(r"\n[^\S\n]")
+_EVENT_BOARD = ("[Event", "[Board")
+
+
+def _heads_repeat(run: str) -> bool:
+    """Whether a run of lines has ``[Event`` or ``[Board`` (the whole name) at the start of two of its lines."""
+    for h in _EVENT_BOARD:
+        if h in run and (run.startswith((h + " ", h + '"')) + run.count("\n" + h + " ") + run.count("\n" + h + '"')) > 1:
+            return True
+    return False
+
+
+def split_runs(runs: Iterable[Run]) -> Iterator[GameText]:
+    """:func:`split_games` over the runs of :func:`decoded_runs`. A :class:`Lines` run with no brace comment
+    and no line that begins with white space (so its semi-empty lines are empty) is split as text: each run of
+    lines between empty ones that the game before it does not continue, that ends in the chunk, and that has
+    no repeated ``[Event`` or ``[Board`` is a game as it stands; any other lines go through the line-by-line
+    splitter below, with its state, as do other runs. Both give the same games (tests/test_pbn_properties.py)."""
     index = 0
     lead: list[tuple[int, list[str]]] = []
     warn: list[str] = []
 
-    def close(chunk: list[str], start: int) -> Iterator[GameText]:
+    def close(chunk: list[str], start: int, joined: str | None = None) -> Iterator[GameText]:
         nonlocal index, lead, warn
         if chunk[0][:1] != "[" and _is_commentary(chunk):  # (a game's first line is mostly a tag)
             lead.append((start, chunk))
         else:
             index += 1
-            yield GameText(index, start, chunk, lead, warn)
+            yield GameText(index, start, chunk, lead, warn, joined)
             lead, warn = [], []
 
-    source: Iterator[tuple[int, str]] = iter(lines)
+    pending: deque[Run] = deque()  # runs to read before the next one: lines held back, the rest of a chunk
+    source = iter(runs)
+    in_brace = False
+    chunk: list[str] = []
+    start = 0
+    seen: set[str] = set()
+    blank_in_brace: int | None = None  # where, in the chunk, the first semi-empty line inside a comment is
     while True:
-        in_brace = False
-        chunk: list[str] = []
-        start = 0
-        seen: set[str] = set()
-        blank_in_brace: int | None = None  # where, in the chunk, the first semi-empty line inside a comment is
-        for number, line in source:
+        if pending:
+            run = pending.popleft()
+        else:
+            run = next(source, None)  # type: ignore[arg-type]
+            if run is None:
+                if chunk and in_brace and blank_in_brace is not None:
+                    # a { never closed: the game ends at the first semi-empty line in it, and the rest is read anew
+                    cut = blank_in_brace
+                    yield from close(chunk[:cut], start)
+                    pending.append([(start + cut + 1 + i, ln) for i, ln in enumerate(chunk[cut + 1:])])
+                    in_brace, chunk, start, seen, blank_in_brace = False, [], 0, set(), None
+                    continue
+                break
+        if type(run) is Lines:
+            text, at, number = run.text, run.pos, run.first
+            if run.plain is None:
+                first = text[at:at + 1]
+                run.plain = text.find("{", at) < 0 and not (first.isspace() and first != "\n") and \
+                    _SPACE_AFTER_LF.search(text, at) is None
+            if in_brace or not run.plain:
+                run = run.pairs()
+            else:
+                n = len(text)
+                while True:  # a run of lines between empty ones, from ``at`` (a line's start) on
+                    while at < n and text[at] == "\n":  # empty lines: they end the game before them
+                        at += 1
+                        number += 1
+                        if chunk:
+                            yield from close(chunk, start)
+                            chunk, seen = [], set()
+                    if at >= n:  # at n: the last line, empty (the text ends with a LF, or is empty)
+                        if chunk:
+                            yield from close(chunk, start)
+                            chunk, seen = [], set()
+                        break
+                    e = text.find("\n\n", at)  # the LF that ends the run's last line, an empty line after it
+                    if e < 0:
+                        e = n - 1 if text[n - 1] == "\n" else n  # (n: the run goes on to the chunk's end)
+                    lines_run = text[at:e]
+                    if chunk or e == n or ("[Event" in lines_run or "[Board" in lines_run) and _heads_repeat(lines_run):
+                        # the game before goes on, this one may go on in the next chunk, or it has tags that
+                        # begin a game again: its lines one by one, and the rest of the chunk after them
+                        if e < n:
+                            pending.appendleft(Lines(number + lines_run.count("\n") + 1, text, e + 1, True))
+                        pending.appendleft(zip(itertools.count(number), lines_run.split("\n")))
+                        break
+                    lines = lines_run.split("\n")
+                    yield from close(lines, number, lines_run)
+                    number += len(lines)
+                    at = e + 1
+                continue
+        lines_of = iter(run)
+        for number, line in lines_of:
             if not in_brace:
                 if line[:1] == "[":  # a tag: the common line, checked for a game begun without a blank line
                     head = _HEADS.get(line[:6])
@@ -298,17 +409,16 @@ def split_games(lines: Iterable[tuple[int, str]]) -> Iterator[GameText]:
                 if not in_brace:
                     blank_in_brace = None
                 elif blank_in_brace is not None and len(chunk) - blank_in_brace > _LONGEST_COMMENT:
-                    break  # no comment is this long: it was never closed (and the file is not held whole)
-        if chunk and in_brace and blank_in_brace is not None:
-            # a { never closed: the game ends at the first semi-empty line in it, and the rest is read anew
-            cut = blank_in_brace
-            yield from close(chunk[:cut], start)
-            held = [(start + cut + 1 + i, ln) for i, ln in enumerate(chunk[cut + 1:])]
-            source = itertools.chain(held, source)
-            continue
-        if chunk:
-            yield from close(chunk, start)
-        break
+                    # no comment is this long: it was never closed (and the file is not held whole): the game ends
+                    # at the first semi-empty line in it, and the rest is read anew
+                    cut = blank_in_brace
+                    yield from close(chunk[:cut], start)
+                    pending.appendleft(lines_of)
+                    pending.appendleft([(start + cut + 1 + i, ln) for i, ln in enumerate(chunk[cut + 1:])])
+                    in_brace, chunk, start, seen, blank_in_brace = False, [], 0, set(), None
+                    break
+    if chunk:
+        yield from close(chunk, start)
     if lead:
         # commentary after the last game (or a file of commentary only): a game with no tags carries it, so it
         # is written back

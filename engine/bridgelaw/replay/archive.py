@@ -30,7 +30,7 @@ __all__ = ["Job", "Passthrough", "boards", "run", "run_batch", "Summary", "RECOR
 RECORD_SUFFIXES = (".json", ".yaml", ".yml")
 
 
-@dataclass
+@dataclass(slots=True)
 class Job:
     """One board to replay: a PBN game (read, or its text still to read, with the §4.8 values it inherits),
     or a JSON record."""

@@ -64,4 +64,25 @@ class BoardResult:
         return f"{head} — {self.reason}"
 
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # made once: json.dumps with an option makes one a call
+def _encoder() -> Any:
+    """``json.JSONEncoder(ensure_ascii=False).encode``, its C encoder made once rather than once a call (as
+    ``JSONEncoder.iterencode`` makes it): the same text, for results are trees (no cycle to check for)."""
+    from json import encoder as _json
+
+    base = json.JSONEncoder(ensure_ascii=False)
+    make = getattr(_json, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - CPython has the C encoder
+        return base.encode
+    try:
+        one = make(None, base.default, _json.encode_basestring, None, base.key_separator, base.item_separator,
+                   base.sort_keys, base.skipkeys, base.allow_nan)
+        join = "".join
+        sample = {"board": "é\"1", "score": {"NS": 30, "EW": 0}, "notes": ["a", None, True, 1.5]}
+        if join(one(sample, 0)) != base.encode(sample):  # pragma: no cover - another Python's encoder
+            return base.encode
+    except (TypeError, ValueError):  # pragma: no cover - another Python's encoder
+        return base.encode
+    return lambda o: join(one(o, 0))
+
+
+_ENCODE = _encoder()
