@@ -37,6 +37,7 @@ def lines(out: str) -> list[dict]:
     ('[]', "an empty list"),
     ('{"code": "wcny-1913", "dealer": "S", "events": [', "not valid JSON"),
     ('[Dealer "S"]\n[Auction "S"]\n1H 8C\n', "<stdin>:3:4"),
+    ('{"code": "wcny-1913", "dealer": "S",\n "dealer": "N", "events": []}', "duplicate key 'dealer' (first at line 1)"),  # a key given twice
 ])
 def test_bad_input_is_one_clean_line_and_exit_2(stdin, what):
     p = cli("-", stdin=stdin)
@@ -167,3 +168,25 @@ def test_jobs_read_the_games_where_they_replay_them_and_inherit_as_one_process_d
     one = lines(cli(str(f), "--json").stdout)
     two = lines(cli(str(f), "--json", "--jobs", "2").stdout)
     assert one == two and [g["board"] for g in one] == ["7", "7"] and one[1]["tricks"] == 7
+
+
+@pytest.mark.parametrize("name", ["zeros.pbn", "zeros"])
+def test_a_stream_without_line_ends_is_refused_at_its_line_not_held_whole(tmp_path, name):
+    from bridgelaw.pbn.text import LINE_BYTES
+    from bridgelaw.replay.archive import RECORD_BYTES
+
+    f = tmp_path / name  # a PBN file is read line by line; anything else is a deal record, read whole
+    big = 2 * LINE_BYTES if name.endswith(".pbn") else RECORD_BYTES + 10
+    with open(f, "wb") as out:
+        out.write(b"[Event \"x\"]\n" if name.endswith(".pbn") else b"")
+        out.truncate(big)
+    p = cli(str(f))
+    assert p.returncode == 2 and "Traceback" not in p.stderr + p.stdout, p.stderr
+    assert (f"{f}:2:1: a line of over" if name.endswith(".pbn") else "and no PBN file") in p.stdout + p.stderr
+
+
+def test_a_yaml_record_is_read_by_the_strict_reader(tmp_path):
+    f = tmp_path / "record.yaml"
+    f.write_text("code: wcny-1913\ndealer: S\ndealer: N\nevents: []\n")  # PyYAML would keep the last dealer
+    p = cli(str(f))
+    assert p.returncode == 2 and f"{f}:3:1" in p.stdout + p.stderr and "duplicate key" in p.stdout + p.stderr

@@ -97,7 +97,7 @@ def iter_game_texts(source: Union[bytes, BinaryIO, str], path: str = "<pbn>"
     :func:`read_game`, so that reading, too, is spread over the workers."""
     warnings: list[str] = []
     state = Inheritance()
-    for gt in split_runs(decoded_runs(_stream(source), warnings)):
+    for gt in split_runs(decoded_runs(_stream(source), warnings, path)):
         snap = Inheritance(dict(state.last), dict(state.sticky))
         probe = PbnGame(tags=[Tag(m.group(1), m.group(2)) for m in _REPLAY_TAGS.finditer(gt.text)])
         try:
@@ -132,7 +132,7 @@ def iter_games(source: Union[bytes, BinaryIO, str], path: str = "<pbn>") -> Iter
         stream = source
     warnings: list[str] = []
     inheritance = Inheritance()
-    for gt in split_runs(decoded_runs(stream, warnings)):
+    for gt in split_runs(decoded_runs(stream, warnings, path)):
         mine = _warnings_of(gt, warnings, path)
         try:
             game = parse_game(gt, path, inheritance)

@@ -198,6 +198,17 @@ class PbnGame:
         self._indexed = len(self.tags)
         self._values = None
 
+    def repeated(self) -> list[tuple[Tag, Tag]]:
+        """Each tag given again with another value (the first, the repeat): §3.4 reads the first (in import
+        format "a tag pair that already occurred, is ignored"); Note tags repeat by right (§3.5.5)."""
+        first: dict[str, Tag] = {}
+        out = []
+        for t in self.tags:
+            seen = first.setdefault(t.name, t)
+            if seen is not t and t.name != "Note" and t.value != seen.value:
+                out.append((seen, t))
+        return out
+
     def tag_values(self) -> dict[str, str]:
         """Every tag's value by name as the file spells it (``#`` unresolved), the first of a repeated tag
         (§3.4); kept with the index (not to be changed: :meth:`values` gives a copy)."""

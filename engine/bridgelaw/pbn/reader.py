@@ -259,6 +259,11 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
     game = _simple_game(gt, path)
     if game is None:
         game = _parse_full(gt, path)
+    if len(game.tag_values()) != len(game.tags):  # a name given twice
+        for seen, again in game.repeated():
+            game.warnings.append(f"{path}:{again.line}:{again.col}: [{again.name} \"{again.value}\"] repeats "
+                                 f"[{seen.name} \"{seen.value}\"] of line {seen.line} with another value: the first "
+                                 "is read (§3.4: a tag pair that already occurred is ignored)")
     if inheritance is not None:
         inheritance.resolve(game)
     return game

@@ -20,11 +20,16 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Iterable, Iterator, Union
 
+from ..errors import InputError
+
 __all__ = ["GameText", "Lines", "detect_encoding", "decoded_lines", "decoded_runs", "split_games", "split_runs"]
 
 _CHARSET = re.compile(rb"charset\s*[=:]\s*\"?([A-Za-z0-9_.:-]+)", re.I)
 _HEAD = 8192  # the header lines that may name the character set
 _CHUNK = 1 << 16  # the bytes read at a time
+#: The longest line read (§2.3 keeps a PBN line within 255 characters; a file whose "line" runs
+#: past this — a stream of zeros, a binary file — is refused at that line instead of being held whole).
+LINE_BYTES = 1 << 20
 
 
 def detect_encoding(head: bytes) -> tuple[str, int]:
@@ -76,14 +81,15 @@ class Lines:
 Run = Union[Lines, Iterable[tuple[int, str]]]
 
 
-def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None) -> Iterator[tuple[int, str]]:
+def decoded_lines(stream: BinaryIO, warnings: list[str] | None = None, path: str = "<pbn>"
+                  ) -> Iterator[tuple[int, str]]:
     """(line number, text) for every line of a binary stream, decoded as :func:`detect_encoding` finds. The
     stream is read and decoded a chunk at a time (``warnings`` says what a chunk's lines are, as it is read);
     the lines of a chunk come straight from it."""
-    return itertools.chain.from_iterable(r.pairs() if type(r) is Lines else r for r in decoded_runs(stream, warnings))
+    return itertools.chain.from_iterable(r.pairs() if type(r) is Lines else r for r in decoded_runs(stream, warnings, path))
 
 
-def decoded_runs(stream: BinaryIO, warnings: list[str] | None = None) -> Iterator[Run]:
+def decoded_runs(stream: BinaryIO, warnings: list[str] | None = None, path: str = "<pbn>") -> Iterator[Run]:
     """The lines of each chunk of the stream, numbered: one run a chunk — :class:`Lines` for the common chunk
     (LF line ends, all one encoding, nothing to mend), else (line number, text) pairs. What
     :func:`decoded_lines` gives line by line, and :func:`split_runs` splits into games."""
@@ -108,6 +114,13 @@ def decoded_runs(stream: BinaryIO, warnings: list[str] | None = None) -> Iterato
         if more:
             cut = data.rfind(b"\n") + 1
             data, rest = data[:cut], data[cut:]
+            long = len(rest) > LINE_BYTES
+        else:
+            long = len(data) - data.rfind(b"\n") - 1 > LINE_BYTES  # the last line, at the end of the file
+        if long:
+            line = number + data.count(b"\n") + 1  # the line after the whole lines of data
+            raise InputError(f"{path}:{line}:1", f"a line of over {LINE_BYTES:,} bytes: not PBN text (§2.3 keeps a "
+                             "line within 255 characters)")
         if b"\x1a" in data:  # Ctrl-Z: perhaps the end-of-file mark, held back until the file is seen to end
             m = (_EOF_LINES if more else _EOF_END).search(data)
             if m:

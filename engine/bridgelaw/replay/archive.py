@@ -28,6 +28,8 @@ from .result import REFUSED, STATUSES, BoardResult
 __all__ = ["Job", "Passthrough", "boards", "run", "run_batch", "Summary", "RECORD_SUFFIXES"]
 
 RECORD_SUFFIXES = (".json", ".yaml", ".yml")
+#: The most bytes of a deal record (JSON or YAML) read whole: past it, the input is refused, not held.
+RECORD_BYTES = 64_000_000
 
 
 @dataclass(slots=True)
@@ -100,7 +102,7 @@ def _boards_of(stream: Any, name: str, path: str, code: str | None, write: bool,
     suffix = Path(path).suffix.lower() if path != "-" else ""
     head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
     if not head and not hasattr(stream, "peek"):
-        data = stream.read()
+        data = stream.read(RECORD_BYTES + 1)
         stream, head = io.BytesIO(data), data[:4096]
     if suffix == ".pbn" or (suffix not in RECORD_SUFFIXES and looks_like_pbn(head.decode("latin-1"))):
         any_board = False
@@ -131,7 +133,11 @@ def _boards_of(stream: Any, name: str, path: str, code: str | None, write: bool,
         if not any_board:
             yield _no_game(name)
         return
-    data = stream.read()
+    data = stream.read(RECORD_BYTES + 1)
+    if len(data) > RECORD_BYTES:
+        yield _refused(name, 1, 1, f"{name}:1:1", f"over {RECORD_BYTES:,} bytes and no PBN file: a deal record "
+                                                   "(JSON or YAML) is read whole, and none is so large")
+        return
     text = _decode(data)
     if suffix in RECORD_SUFFIXES or text.lstrip()[:1] in ("{", "["):
         try:
@@ -157,21 +163,30 @@ def _decode(data: bytes) -> str:
         return data.decode("latin-1")
 
 
+class _Repeated(Exception):
+    pass
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        raise _Repeated
+    return d
+
+
 def _load_records(text: str, name: str, suffix: str) -> list[Any]:
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_once)
+    except _Repeated:  # a key given twice in one object: the strict reader says where (a later value would win)
+        from ..yamlsrc import read_input_text
+
+        read_input_text(text, name)
+        raise InputError(name, "a key is given twice in one object") from None  # pragma: no cover - it says so
     except ValueError as e:
         if suffix in (".yaml", ".yml"):
-            import yaml
+            from ..yamlsrc import read_input_text
 
-            try:
-                data = yaml.safe_load(text)
-            except yaml.MarkedYAMLError as y:
-                m = y.problem_mark
-                raise InputError(f"{name}:{m.line + 1}:{m.column + 1}" if m else name,
-                                 f"not valid YAML: {y.problem}") from None
-            except yaml.YAMLError as y:
-                raise InputError(name, f"not valid YAML: {y}") from None
+            data = read_input_text(text, name)  # the strict reader: repeated keys, aliases, depth refused at place
         else:
             msg = getattr(e, "msg", str(e))
             raise InputError(f"{name}:{getattr(e, 'lineno', 1)}:{getattr(e, 'colno', 1)}",

@@ -648,6 +648,10 @@ def _tag_values(game: PbnGame, name: str) -> list[tuple[str, str]]:
     return [(t.value, f"{game.path}:{t.line}:{t.col}") for t in game.tags if t.name == name]
 
 
+#: The values §3.4.10 gives the Vulnerable tag (in either case, as the import format reads them), and "?".
+_VULNERABLE = frozenset(("none", "love", "-", "ns", "ew", "all", "both", "?"))
+
+
 def _tag_where(game: PbnGame, name: str) -> str:
     t = game.tag(name)
     return f"{game.path}:{t.line}:{t.col}" if t else game.where()
@@ -700,6 +704,10 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     res.code = code
     if _variant(loaded) == "three-hand":  # every game, with an auction or with its tags only
         raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
+    vulnerable = vals.get("Vulnerable")
+    if vulnerable and vulnerable.lower() not in _VULNERABLE:
+        res.notes.append(f"{_tag_where(g, 'Vulnerable')}: [Vulnerable \"{vulnerable}\"] is none of None, Love, -, NS, "
+                         "EW, All, Both (§3.4.10); not read (the historic codes score no vulnerability)")
     tag = g.tag
     auction_tag, play_tag = tag("Auction"), tag("Play")
     dealer_v = vals.get("Dealer")
