@@ -121,6 +121,14 @@ def _parse_contract(rules: Rules, text: Any, field_name: str) -> Contract:
                                      f"got {mult}")
     if strain not in values:
         raise InputError(field_name, f"{rules.id} has no {strain} declaration (its strains: {', '.join(values)})")
+    if mult > 1 and not rules.can_double(strain, mult // 2):  # the double that made it was never allowed
+        last = 1
+        while rules.can_double(strain, last):
+            last *= 2
+        limit = rules.code.params.entry("doubling_limit")
+        raise InputError(field_name, f"{text!r}: the doubling stops once a trick is worth {rules.doubling_limit} "
+                         f"(law {limit.law if limit is not None else '?'}): at {strain} the last multiplier is "
+                         f"x{last}, at which a trick counts {rules.trick_value(strain, last)}")
     return Contract(text, None, Strain(strain), mult)
 
 
