@@ -31,6 +31,7 @@ import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 from bridgelaw.pbn import iter_games
 from bridgelaw.pbn.writer import write_game
@@ -99,15 +100,10 @@ def baseline(records: list[dict]) -> float:
         t = Table(CODE, r["dealer"], r["deal"])
         call, play = t.call, t.play
         for e in r["history"]:
-            a = e["action"]
-            if a == "play":
+            if e["action"] == "play":
                 play(e["seat"], e["card"])
-            elif a == "call":
-                call(e["seat"], e["call"])
-            elif a == "answer":
-                t.answer(**e["facts"])
             else:
-                t.apply(e.get("option"), by=e.get("seat"))
+                act(t, call, e)
         t.score()
     return time.process_time() - t0
 
@@ -155,13 +151,20 @@ def feed_tricks(t: Table, hist: list[dict], at: dict[int, tuple[str, list[tuple[
                     i += done
                     continue
             play(e["seat"], e["card"])
-        elif a == "call":
-            call(e["seat"], e["call"])
-        elif a == "answer":
-            t.answer(**e["facts"])
         else:
-            t.apply(e.get("option"), by=e.get("seat"))
+            act(t, call, e)
         i += 1
+
+
+def act(t: Table, call: Any, e: dict) -> None:
+    """A history entry that is not a card, on the table (both baselines make them alike)."""
+    a = e["action"]
+    if a == "call":
+        call(e["seat"], e["call"])
+    elif a == "answer":
+        t.answer(**e["facts"])
+    else:
+        t.apply(e.get("option"), by=e.get("seat"))
 
 
 def baseline_tricks(records: list[dict], runs: list[dict]) -> float:

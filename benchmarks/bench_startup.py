@@ -42,24 +42,17 @@ PROBE = """
 import collections, dataclasses, enum, io, json, sys, time
 t0 = time.perf_counter()
 built = collections.defaultdict(lambda: [0, 0.0])
-process = dataclasses._process_class
-def timed(cls, *args, **kwargs):
-    t = time.perf_counter()
-    out = process(cls, *args, **kwargs)
-    row = built[("dataclass", cls.__module__)]
-    row[0] += 1
-    row[1] += time.perf_counter() - t
-    return out
-dataclasses._process_class = timed
-make_enum = enum.EnumType.__new__
-def timed_enum(mcls, *args, **kwargs):
-    t = time.perf_counter()
-    out = make_enum(mcls, *args, **kwargs)
-    row = built[("enum", out.__module__)]
-    row[0] += 1
-    row[1] += time.perf_counter() - t
-    return out
-enum.EnumType.__new__ = timed_enum
+def timing(what, make, module_of):
+    def timed(*args, **kwargs):
+        t = time.perf_counter()
+        out = make(*args, **kwargs)
+        row = built[(what, module_of(args, out))]
+        row[0] += 1
+        row[1] += time.perf_counter() - t
+        return out
+    return timed
+dataclasses._process_class = timing("dataclass", dataclasses._process_class, lambda a, out: a[0].__module__)
+enum.EnumType.__new__ = timing("enum", enum.EnumType.__new__, lambda a, out: out.__module__)
 sys.argv = ["bridgelaw", "rule", "-", "--json"]
 from bridgelaw.cli import main
 out, sys.stdout = sys.stdout, io.StringIO()
