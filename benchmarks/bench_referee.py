@@ -58,13 +58,18 @@ def insufficient_bids(n: int, seed: int = 50) -> list[dict[str, Any]]:
     while len(out) < n:
         auction: list[str] = []
         last = None
+        passes = 0  # since the last bid: a third would close the auction, and a record does not go on after it
         for _ in range(rnd.randint(0, 5)):
             ups = [b for b in bids if last is None or rank[b] > rank[last]]
-            if rnd.random() < 0.4 or not ups:
+            if (rnd.random() < 0.4 or not ups) and not (last is not None and passes == 2):
                 auction.append("P")
+                passes += 1
                 continue
+            if not ups:
+                break
             last = rnd.choice(ups[:10])
             auction.append(last)
+            passes = 0
         if last is None:
             last = rnd.choice(bids[:12])
             auction.append(last)

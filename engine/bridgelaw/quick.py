@@ -46,12 +46,16 @@ _RECORDED = frozenset(("succeeding_player", "third_player", "succeeding_player_h
 class _Code:
     """What the quick path keeps for one code: the calls of its strains by spelling, its settlers by kind."""
 
-    __slots__ = ("code", "calls", "settlers", "model", "bids")
+    __slots__ = ("code", "calls", "settlers", "model", "bids", "closing", "least")
 
     def __init__(self, code: Code) -> None:
         self.code = code
         self.model = code.seats
         self.bids = bid_table(code)
+        #: a pass by each other player and a call after them, as a record's spellings join: the one shape of a
+        #: record that may go on past the end of its auction (checked then by the edge's own rule)
+        self.closing = " P" * (code.players - 1) + " "
+        self.least = code.players  # (a bid, a pass by each other player and one call more)
         self.calls: dict[str, Call] = {}
         self.settlers: dict[str, Callable[[dict[str, Any], list[str]], Facts]] = {}
 
@@ -143,12 +147,13 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
             return None
     elif given is not None and type(given) is not dict:
         return None
-    if f and any(s is not None and f.get(n, s) is not s for n, s in
-                 (("dealer", dealer), ("offender", offender), ("declarer", declarer))):
-        return None  # a seat given twice, and not the same: the general path says so
-    maker = f.get("maker")
-    if maker is not None and dealer is not None and maker not in ctx.model.makers(dealer):
-        return None  # a maker who is neither the dealer nor his partner: the general path says so
+    if f:
+        if any(s is not None and f.get(n, s) is not s for n, s in
+               (("dealer", dealer), ("offender", offender), ("declarer", declarer))):
+            return None  # a seat given twice, and not the same: the general path says so
+        maker = f.get("maker")
+        if maker is not None and dealer is not None and maker not in ctx.model.makers(dealer):
+            return None  # a maker who is neither the dealer nor his partner: the general path says so
     if dealer is not None:
         f["dealer"] = dealer
     if offender is not None:
@@ -161,6 +166,12 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
                                                                                           "previous_bid" in f)):
             return None  # what the facts alone settle here is the general path's
     elif kind_id in _BIDS:
+        if len(raw) > ctx.least and raw.count("P") >= ctx.least - 1 and ctx.closing in " " + " ".join(raw):
+            # a pass by each other player after a call, and a call after them: the auction may have closed
+            try:
+                check_closed(code.players, calls)
+            except InputError:
+                return None  # a call after the end of the auction: the general path says so
         kind_id = _bid_record(ctx, calls, at, dealer, kind_id, f, notes)  # type: ignore[arg-type]
         if not kind_id:
             return None
@@ -249,10 +260,6 @@ def _bid_record(ctx: _Code, calls: tuple[Call, ...], at: int | None, dealer: Any
     side's last bid, the declarer once the auction is complete); empty where that path would refuse it."""
     if not calls:
         return ""
-    try:
-        check_closed(ctx.code.players, calls)
-    except InputError:
-        return ""  # a call after the end of the auction: the general path says so
     model = ctx.model
     count = len(calls)
     if at is None:

@@ -411,8 +411,13 @@ class _Trace(tuple):  # type: ignore[type-arg]
         return ruler.trace(states, by, withheld, facts)  # type: ignore[no-any-return]
 
     def dicts(self) -> list[dict[str, Any]]:
-        """The trace's JSON view, written straight from the record."""
+        """The trace's JSON view, written straight from the record (its rows copied, where they are kept)."""
         ruler, states, by, withheld, facts = self
+        shown = ruler._shown
+        if withheld is None and shown is not None:
+            rows = ruler._rows.get((states, by, shown(facts)))
+            if rows is not None:
+                return list(map(dict, rows))
         return ruler.trace_dicts(states, by, withheld, facts)  # type: ignore[no-any-return]
 
 

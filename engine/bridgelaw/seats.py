@@ -153,8 +153,13 @@ class SeatModel:
     def unfit_chooser(self, phase: str, chooser: Any, facts: Mapping[str, Any]) -> str:
         """At ruling time: why the chooser a provision named for this incident may not choose (empty: fit).
         Worked out once for each phase, chooser and seating."""
-        key = (phase, chooser, _seat(facts.get("offender")), _seat(facts.get("dealer")), _seat(facts.get("declarer")))
-        memo = self.__dict__.setdefault("_unfit", {})
+        g = facts.get
+        o, d, c = g("offender"), g("dealer"), g("declarer")
+        key = (phase, chooser, o if type(o) is Seat else _seat(o), d if type(d) is Seat else _seat(d),
+               c if type(c) is Seat else _seat(c))
+        memo = self.__dict__.get("_unfit")
+        if memo is None:
+            memo = self.__dict__["_unfit"] = {}
         why = memo.get(key)
         if why is None:
             why = memo[key] = self.unfit_value(phase, chooser, key[2], key[3], key[4])
