@@ -41,7 +41,7 @@ from .yamlsrc import Source, load_yaml
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from pathlib import Path
-    from typing import Any, Mapping
+    from typing import Any, Callable, Mapping
 
 __all__ = ["FactSpec", "Kind", "load_kinds", "load_topics", "coerce_fact", "TYPES", "derivation_order"]
 
@@ -309,12 +309,20 @@ def _calls_of(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], ftype:
     if ftype.name != "call":
         raise src.error(key + ("calls",), f"only a call fact (type: call) names the kinds of call it may be; this one "
                         f"is a {ftype}")
+    return _names_of(src, key + ("calls",), raw, _CALL_KINDS,
+                     f"calls is a list of distinct kinds of call: {', '.join(_CALL_KINDS)}",
+                     lambda c: f"unknown kind of call {c!r}; kinds are {', '.join(_CALL_KINDS)}")
+
+
+def _names_of(src: Source, key: tuple[Any, ...], raw: Any, allowed: Any, as_list: str,
+              unknown: Callable[[Any], str]) -> tuple[str, ...]:
+    """A non-empty list of distinct names, each one of ``allowed``: refused at the list (``as_list``) or at the
+    name (``unknown``, and a "did you mean")."""
     if not isinstance(raw, list) or not raw or len(set(map(str, raw))) != len(raw):
-        raise src.error(key + ("calls",), f"calls is a list of distinct kinds of call: {', '.join(_CALL_KINDS)}")
-    for j, c in enumerate(raw):
-        if c not in _CALL_KINDS:
-            raise src.error(key + ("calls", j), f"unknown kind of call {c!r}; kinds are {', '.join(_CALL_KINDS)}"
-                            + did_you_mean(str(c), _CALL_KINDS))
+        raise src.error(key, as_list)
+    for j, name in enumerate(raw):
+        if name not in allowed:
+            raise src.error(key + (j,), unknown(name) + did_you_mean(str(name), allowed))
     return tuple(raw)
 
 
@@ -329,13 +337,10 @@ def _requires_of(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], fty
     if ftype is not None and ftype.name != "bool":
         raise src.error(key + ("requires",), f"only a true-or-false fact (type: bool) says what it needs of the game "
                         f"to be true; this one is a {ftype}")
-    if not isinstance(raw, list) or not raw or len(set(map(str, raw))) != len(raw):
-        raise src.error(key + ("requires",), f"requires is a list of distinct needs: {', '.join(REQUIREMENTS)}")
-    for j, r in enumerate(raw):
-        if r not in REQUIREMENTS:
-            raise src.error(key + ("requires", j), f"unknown need {r!r}; a game may lack "
-                            + "; ".join(f"{n} ({w})" for n, w in REQUIREMENTS.items()) + did_you_mean(str(r), REQUIREMENTS))
-    return tuple(raw)
+    return _names_of(src, key + ("requires",), raw, REQUIREMENTS,
+                     f"requires is a list of distinct needs: {', '.join(REQUIREMENTS)}",
+                     lambda r: f"unknown need {r!r}; a game may lack "
+                     + "; ".join(f"{n} ({w})" for n, w in REQUIREMENTS.items()))
 
 
 def _add_kinds(src: Source, raw: Mapping[str, Any], kinds: dict[str, Kind], common: Mapping[str, FactSpec]) -> None:

@@ -7,10 +7,16 @@ refused at ``path:line:col`` with the limit named.
 
 from __future__ import annotations
 
-__all__ = ["FILE_BYTES", "YAML_DEPTH", "INT_DIGITS", "YAML_ALIASES", "YAML_VALUES", "CONDITION_LENGTH", "CONDITION_DEPTH"]
+__all__ = ["FILE_BYTES", "PBN_LINE_BYTES", "RECORD_BYTES", "YAML_DEPTH", "INT_DIGITS", "YAML_ALIASES", "YAML_VALUES", "CONDITION_LENGTH", "CONDITION_DEPTH"]
 
 #: Bytes of one file read: a law file, an incident, a score sheet (the largest shipped file has about 53,000).
 FILE_BYTES = 4_000_000
+#: Bytes of one line of a PBN file, which is read line by line however long (§2.3 keeps a line within 255
+#: characters): past it, a stream of zeros or a binary file is refused at that line instead of being held whole.
+PBN_LINE_BYTES = 1 << 20
+#: Bytes of a deal record (JSON or YAML) that replay reads whole (an archive of records is larger than any one
+#: file above: 10,000 records are about 10 MB).
+RECORD_BYTES = 64_000_000
 #: Nesting of YAML mappings and sequences (law files need about ten).
 YAML_DEPTH = 40
 #: Digits of an integer, in YAML or in a condition (scores and counts need four or five).

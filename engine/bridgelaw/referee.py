@@ -168,16 +168,13 @@ def _chooser(code: Code, kind: str, p: Provision, facts: Facts) -> str | tuple[s
     return chooser
 
 
-#: The seats every seating the loader proves a chooser against starts from (the rest it derives from them).
-_SEATED = frozenset(("dealer", "offender", "declarer"))
-
-
 def _named_by_incident(p: Provision, facts: Facts) -> str:
     """The first fact the chooser reads that the incident names besides the dealer, the offender and the declarer
     (the loader proved the chooser fit for every seating of those; "" if it reads none)."""
     from .conditions import names_used
+    from .seats import SEATED
 
-    names = sorted({n for t in p.chooser_trees for n in names_used(t)} - _SEATED)
+    names = sorted({n for t in p.chooser_trees for n in names_used(t)} - SEATED)
     return next((n for n in names if n in facts), "")
 
 

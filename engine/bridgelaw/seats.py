@@ -167,8 +167,8 @@ class SeatModel:
 
     # -- the seatings the loader tries
     def seatings(self, names: set[str], dealers: tuple[Seat, ...], phase: str) -> Iterator[dict[str, Any]]:
-        """Every seating of the facts the model fixes (dealer, offender, declarer and what follows from
-        them); a fact left out is unknown. ``names``: the facts the expressions read."""
+        """Every seating of the facts the model fixes (:data:`SEATED`, and what follows from them); a fact left
+        out is unknown. ``names``: the facts the expressions read."""
         declarers: tuple[Seat | None, ...] = _SEATS + (None,)
         for dealer in dealers:
             for offender in self._offenders(dealer, phase):
@@ -276,7 +276,7 @@ class ThreeHand(SeatModel):
                 for name, lit, fn in e.fields:
                     named.append((f"its effect {e.kind.value}.{name} ({lit})", fn if fn is not None else
                                   (lambda _f, v=lit: v)))
-        for world in self.seatings({"dealer", "offender", "declarer"}, (Seat.N,), phase):
+        for world in self.seatings(set(SEATED), (Seat.N,), phase):
             facts = Facts(world, lambda c: 0)
             packet, mate = world["dealer"].partner, world["offender"].partner
             for what, fn in named:
@@ -389,6 +389,11 @@ def _play_effects() -> frozenset[str]:
 #: The seat models, by the number of players a code's ``players`` names: the one source of which player
 #: counts exist (``schema/code.schema.json`` is checked against it by a test).
 MODELS: dict[int, SeatModel] = {4: FourHand(), 3: ThreeHand()}
+
+
+#: The seats every seating of :meth:`SeatModel.seatings` starts from (the rest it derives from them): the loader
+#: proves each chooser fit for every such seating, so an unfit chooser at ruling time reads some other fact.
+SEATED = frozenset(("dealer", "offender", "declarer"))
 
 
 def model_for(players: int) -> SeatModel:

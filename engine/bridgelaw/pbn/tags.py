@@ -23,10 +23,12 @@ from typing import Any
 from ..errors import InputError
 from ..values import Seat
 
-__all__ = ["seat_of", "deal_of", "contract_of", "declarer_of", "result_of", "Remedy", "Event", "remedies_of",
+__all__ = ["VULNERABLE", "seat_of", "deal_of", "contract_of", "declarer_of", "result_of", "Remedy", "Event", "remedies_of",
            "events_of", "remedy_text", "event_text", "CODE_TAGS", "REMEDY_TAG", "EVENT_TAG"]
 
 CODE_TAGS = ("BridgelawCode", "Code")  # the old examples' [Code]: read, never written
+#: The values §3.4.10 gives the Vulnerable tag, as the import format reads them (either case), and "?".
+VULNERABLE = frozenset(("none", "love", "-", "ns", "ew", "all", "both", "?"))
 REMEDY_TAG, EVENT_TAG = "BridgelawRemedy", "BridgelawEvent"
 _SEATS = {s.value: s for s in Seat}
 

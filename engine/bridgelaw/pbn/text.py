@@ -21,15 +21,14 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Iterable, Iterator, Union
 
 from ..errors import InputError
+from ..limits import PBN_LINE_BYTES
 
 __all__ = ["GameText", "Lines", "detect_encoding", "decoded_lines", "decoded_runs", "split_games", "split_runs"]
 
 _CHARSET = re.compile(rb"charset\s*[=:]\s*\"?([A-Za-z0-9_.:-]+)", re.I)
 _HEAD = 8192  # the header lines that may name the character set
 _CHUNK = 1 << 16  # the bytes read at a time
-#: The longest line read (§2.3 keeps a PBN line within 255 characters; a file whose "line" runs
-#: past this — a stream of zeros, a binary file — is refused at that line instead of being held whole).
-LINE_BYTES = 1 << 20
+LINE_BYTES = PBN_LINE_BYTES  # the longest line read (limits.py)
 
 
 def detect_encoding(head: bytes) -> tuple[str, int]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import BridgelawError, InputError
+from ..limits import RECORD_BYTES
 from ..pbn import Refusal, iter_game_texts, iter_games, looks_like_pbn, read_game
 from ..pbn.model import PbnGame
 from .board import replay_game
@@ -28,8 +29,6 @@ from .result import REFUSED, STATUSES, BoardResult
 __all__ = ["Job", "Passthrough", "boards", "run", "run_batch", "Summary", "RECORD_SUFFIXES"]
 
 RECORD_SUFFIXES = (".json", ".yaml", ".yml")
-#: The most bytes of a deal record (JSON or YAML) read whole: past it, the input is refused, not held.
-RECORD_BYTES = 64_000_000
 
 
 @dataclass(slots=True)

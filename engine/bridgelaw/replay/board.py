@@ -19,7 +19,7 @@ from ..errors import BridgelawError, InputError, did_you_mean
 from ..loader import code_ids, load_code, load_kinds
 from ..pbn.markers import LETS_PASS, MARKERS, Marker
 from ..pbn.model import Item, PbnGame, Section, Tag
-from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contract_of, deal_of, declarer_of,
+from ..pbn.tags import (CODE_TAGS, EVENT_TAG, VULNERABLE, REMEDY_TAG, Event, Remedy, contract_of, deal_of, declarer_of,
                         events_of, remedies_of, remedy_text, result_of, seat_of)
 from ..values import Call, Seat
 from ..wording import kind_name
@@ -648,10 +648,6 @@ def _tag_values(game: PbnGame, name: str) -> list[tuple[str, str]]:
     return [(t.value, f"{game.path}:{t.line}:{t.col}") for t in game.tags if t.name == name]
 
 
-#: The values §3.4.10 gives the Vulnerable tag (in either case, as the import format reads them), and "?".
-_VULNERABLE = frozenset(("none", "love", "-", "ns", "ew", "all", "both", "?"))
-
-
 def _tag_where(game: PbnGame, name: str) -> str:
     t = game.tag(name)
     return f"{game.path}:{t.line}:{t.col}" if t else game.where()
@@ -705,7 +701,7 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     if _variant(loaded) == "three-hand":  # every game, with an auction or with its tags only
         raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
     vulnerable = vals.get("Vulnerable")
-    if vulnerable and vulnerable.lower() not in _VULNERABLE:
+    if vulnerable and vulnerable.lower() not in VULNERABLE:
         res.notes.append(f"{_tag_where(g, 'Vulnerable')}: [Vulnerable \"{vulnerable}\"] is none of None, Love, -, NS, "
                          "EW, All, Both (§3.4.10); not read (the historic codes score no vulnerability)")
     tag = g.tag
