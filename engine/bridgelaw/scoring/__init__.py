@@ -56,11 +56,14 @@ def score(result: Mapping[str, Any], hands: Mapping[str, Any] | None = None) -> 
     if type(result) is dict:  # the plain four-hand sheet, if it is one (else the general path)
         code_id = result.get("code")
         plan = _PLANS.get(code_id) if type(code_id) is str else None
-        if plan is not None and plan.four_hand and "deals" not in result \
-                and plan.code is load_code(code_id):  # type: ignore[arg-type]
-            s = score_plain(plan, result, hands)
-            if s is not None:
-                return s
+        if plan is not None and plan.code is load_code(code_id):  # type: ignore[arg-type]
+            if "deals" not in result:
+                if plan.four_hand:
+                    s = score_plain(plan, result, hands)
+                    if s is not None:
+                        return s
+            elif hands is None and plan.rules.rubbers:  # a rubber, as score_general would send it on
+                return score_rubber(plan.rules, result, fast=True)
     return score_general(result, hands, fast_deals=True)
 
 

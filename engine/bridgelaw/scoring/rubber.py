@@ -14,8 +14,8 @@ from typing import Any
 from ..errors import InputError
 from ..values import Seat, Side
 from .core import Partnerships, variant_of
-from .fast import score_plain
-from .model import Row, Score, score_of
+from .fast import plain_rows
+from .model import Deals, Row, Score, score_of
 from .plan import plan_of
 from .rules import Rules
 from .sheet import check_keys
@@ -42,7 +42,7 @@ def settle(totals: Mapping[str, int]) -> dict[str, int]:
 
 
 def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> Score:
-    """A rubber's deals, games and result (``fast``: a plain deal is read by :func:`.fast.score_plain`)."""
+    """A rubber's deals, games and result (``fast``: a plain deal is read by :func:`.fast.plain_rows`, its Score made when read)."""
     check_keys(rubber, _RUBBER_KEYS, "", "a rubber has")
     deals = rubber.get("deals")
     if not isinstance(deals, list) or not deals:
@@ -64,7 +64,7 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
     won: dict[str, int] = dict.fromkeys(names, 0)
     below: dict[str, int] = dict.fromkeys(names, 0)  # each one's trick points toward the game
     totals: dict[str, int] = dict.fromkeys(names, 0)  # and in the rubber
-    scored: list[Score] = []
+    scored: list[Any] = []  # each deal's Score, or a plain deal's rows and notes
     winner = None
     game_from = 1  # the number of the first deal of the game in play
     dummy = None
@@ -79,8 +79,8 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
         if "code" in d and d["code"] != code_id:
             raise InputError(f"deals[{n - 1}].code", f"the rubber is scored under {code_id}; a deal cannot name "
                              "another code")
-        s = score_plain(plan, d) if plain and type(d) is dict else None
-        if s is None:
+        got = plain_rows(plan, d) if plain and type(d) is dict else None
+        if got is None:
             from . import score_one  # the one-deal scorer (a deal played, or one ended without play)
 
             if rules.three:
@@ -95,8 +95,11 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
                 won = dict.fromkeys(names, 0)
                 below = dict.fromkeys(names, 0)
                 totals = dict.fromkeys(names, 0)
-        scored.append(s)
-        deal_rows = s._rows
+            scored.append(s)
+            deal_rows = s._rows
+        else:
+            scored.append(got)  # (its Score made when the rubber's deals are read)
+            deal_rows = got[0]
         rows += deal_rows
         reached = False
         for e in deal_rows:
@@ -142,10 +145,10 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
 
 def _rubber_score(rules: Rules, who: Partnerships, kept: tuple[Any, ...], rows: list[Row],
                   notes: list[str], games: list[dict[str, Any]], won: dict[str, int], winner: str | None,
-                  totals: dict[str, int], scored: list[Score], unfinished: bool) -> Score:
+                  totals: dict[str, int], scored: list[Any], unfinished: bool) -> Score:
     rub: dict[str, Any] = {"games": {k: v for k, v in won.items() if v or not who.three}, "winner": winner,
                            "totals": totals}
-    more: dict[str, Any] = {"rubber": rub, "deals": tuple(scored)}
+    more: dict[str, Any] = {"rubber": rub, "deals": Deals(scored)}
     if notes:
         more["notes"] = tuple(notes)
     if who.three:
