@@ -138,17 +138,18 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
         except InputError:
             return None
         return tuple(rows), tuple(notes)
-    hit = cp.played.get((declaring[0], t, original, spade_note)) or _played(plan, cp, declaring, defending, t,
-                                                                            original, spade_note)
+    key = (declaring[0], t, original, spade_note)
+    hit = cp.played.get(key) or _played(plan, cp, key, declaring, defending)
     return (hit[0] + (row, *hit[1]) if row else hit[0] + hit[1] if hit[1] else hit[0]), hit[2]  # type: ignore[operator]
 
 
-def _played(plan: Plan, cp: ContractPlan, declaring: tuple[str, ...], defending: tuple[str, ...], t: int,
-            original: bool, spade_note: str) -> tuple[tuple[Row, ...], tuple[Row, ...], tuple[str, ...]]:
-    """A plain deal's play as the deal core scores it, and the premium on it (:attr:`.plan.ContractPlan.played`)."""
+def _played(plan: Plan, cp: ContractPlan, key: tuple[str, int, bool, str], declaring: tuple[str, ...],
+            defending: tuple[str, ...]) -> tuple[tuple[Row, ...], tuple[Row, ...], tuple[str, ...]]:
+    """A plain deal's play as the deal core scores it, and the premium on it (:attr:`.plan.ContractPlan.played`;
+    ``key``: the declaring side, the tricks it won, the original one spade and the note on it)."""
     out: list[Row] = []
     notes: list[str] = []
-    play(plan.rules, cp, PARTNERSHIPS, declaring, defending, t, 0, original, spade_note, _NO_ONE, out, notes)
+    play(plan.rules, cp, PARTNERSHIPS, declaring, defending, key[1], 0, key[2], key[3], _NO_ONE, out, notes)
     rows = tuple(out)
     prem: tuple[Row, ...] = ()
     if plan.premium:  # (counts the trick points only: the honours row, scored between them, is not counted)
@@ -156,7 +157,7 @@ def _played(plan: Plan, cp: ContractPlan, declaring: tuple[str, ...], defending:
         prem = tuple(out[len(rows):])
     hit = (rows, prem, tuple(notes) if notes else ())
     if len(cp.played) < _PLAYED_MAX:
-        cp.played[declaring[0], t, original, spade_note] = hit
+        cp.played[key] = hit
     return hit
 
 
