@@ -76,7 +76,8 @@ class _Code:
     def pair(self, call: Call, prev: Call) -> tuple[bool, Call | None, Call]:
         """What the bid table says of ``call`` over ``prev`` (remembered: the bids are few)."""
         t = self.bids
-        hit = (t.higher(call, prev), t.requisite(call, prev), t.seven_call(call.strain._value_))  # type: ignore[union-attr]
+        strain = call.strain._value_  # type: ignore[union-attr]  # (a bid: it has a strain)
+        hit = (t.higher(call, prev), t.requisite(call, prev), t.seven_call(strain))
         if len(self.pairs) < 4096:
             self.pairs[call.text, prev.text] = hit
         return hit
@@ -227,8 +228,8 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
 
     code = ctx.code
 
-    ns: dict[str, Any] = {**namespace_base(), "_is": operator.is_, "_NONES": itertools.repeat(None), "_Missing": MissingFact, "_value": code.value_of,
-                          "_kind": kind, "_kind_id": kind_id, "_common": common, "_code": code,
+    ns: dict[str, Any] = {**namespace_base(), "_is": operator.is_, "_NONES": itertools.repeat(None),
+                          "_Missing": MissingFact, "_value": code.value_of, "_kind": kind, "_kind_id": kind_id, "_common": common, "_code": code,
                           "_implied": _derive_implied, "_derive_facts": _derive_facts, "_offender": _kind_offender}
     lines = ["def _settle(f, notes):", "    f.code_value = _value"]
     add = lines.append

@@ -11,9 +11,11 @@ The package, one job a module:
 - :mod:`.deal` — PBN deals read as rank strings; honours and chicane counted from them;
 - :mod:`.plan` — a code's scoring plan: each contract's numbers, laws and reason templates resolved once;
 - :mod:`.core` — the one deal scorer, with the who-scores hook (:class:`.core.Partnerships`, :class:`.core.Players`);
-- :mod:`.fast` — the plain four-hand sheet read in one pass and scored by the core (anything else: the general path);
+- :mod:`.fast` — the plain four-hand sheet read in one pass and scored by the core, each play's rows remembered by
+  its contract plan (anything else: the general path);
 - :mod:`.revokes` — revokes through the code's own revoke provisions (the referee);
-- :mod:`.rubber` — the one rubber scorer, and the three-hand settlement;
+- :mod:`.rubber` — the one rubber scorer (a plain deal kept as its rows, its Score made when the deals are read),
+  and the three-hand settlement;
 - :mod:`.model` — :class:`ScoreEntry` (its reason formatted when read), :class:`Score` (its entries kept as plain
   rows, made into ScoreEntry objects when first read), :class:`Contract`.
 """

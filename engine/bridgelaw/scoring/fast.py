@@ -3,7 +3,8 @@ stated or from its deal (and perhaps its dealer, ``original_one_spade``, a note 
 duplicate table, a rubber or a game engine's table sends most.
 
 :func:`score_plain` reads such a sheet in one pass, checking each field as the edge does (:mod:`.sheet`), and
-scores it with the deal core's own :func:`.core.play` and :func:`.core.premium` and the code's :class:`.plan.Plan`
+scores it with the deal core's own :func:`.core.play` and :func:`.core.premium` (each play's rows remembered by its
+contract plan: :attr:`.plan.ContractPlan.played`) and the code's :class:`.plan.Plan`
 (a deal with revokes, under a code that does not cap a revoking side's score toward game, with the deal core's
 :func:`.core.score_core` itself, from a :class:`.sheet.Sheet` made here).
 It never refuses a sheet: on anything it does not take — another key, a value of another type or out of range,

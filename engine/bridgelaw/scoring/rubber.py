@@ -45,7 +45,8 @@ def settle(totals: Mapping[str, int]) -> dict[str, int]:
 
 
 def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> Score:
-    """A rubber's deals, games and result (``fast``: a plain deal is read by :func:`.fast.plain_rows`, its Score made when read)."""
+    """A rubber's deals, games and result (``fast``: a plain deal is read by :func:`.fast.plain_rows`, and its
+    Score made when the rubber's deals are read)."""
     if not _RUBBER_KEY_SET.issuperset(rubber) or None in rubber.values():
         check_keys(rubber, _RUBBER_KEYS, "", "a rubber has")  # (it says which key is wrong)
     deals = rubber.get("deals")
