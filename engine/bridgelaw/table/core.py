@@ -93,9 +93,16 @@ class Table(Auction, Play, Persistence):
     game: ClassVar[str] = "auction"
     players: ClassVar[int] = 4
 
+    # call() makes the common call inline, standing for these methods: a variant that changes any of them
+    # (straight bridge's declarations, three-hand's turn) has every call go through them
+    _QUICK_CALL_PARTS: ClassVar[tuple[str, ...]] = ("_call", "_call_text", "_admit", "_refuse_seat", "_next_caller",
+                                                    "_last_bid", "_higher", "_record_call")
+    _quick_calls: ClassVar[bool] = True
+
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         _VARIANTS.insert(0, cls)  # the more particular tables first; the core table last
+        cls._quick_calls = all(getattr(cls, m) is getattr(Table, m) for m in Table._QUICK_CALL_PARTS)
 
     @classmethod
     def matches(cls, code: Code) -> bool:
