@@ -199,12 +199,10 @@ class Table(Auction, Play, Persistence):
         st = self._st
         if st.phase not in OVER:
             return None
-        tricks = None
-        if st.phase == "done" and st.declarer:
-            side = _SIDE[st.declarer]
-            tricks = [_SIDE[t.winner] for t in st.tricks].count(side)
-        return Outcome(_PHASES[st.phase], self._contract_text(), st.doubled,
-                       _SEAT[st.declarer] if st.declarer and st.phase == "done" else None, tricks, self.score())
+        res = self.result()  # (played out: the tricks the declarer's side won among what it says)
+        played = st.phase == "done" and st.declarer
+        return Outcome(_PHASES[st.phase], self._contract_text(), st.doubled, _SEAT[st.declarer] if played else None,
+                       res["tricks"] if played else None, _score(res))
 
     @property
     def contract(self) -> "Contract | None":

@@ -120,12 +120,15 @@ class Play(TableParts):
             return 0  # (a revoke established is ruled on already: the cards after it are plain again)
         hands = st.hands
         log = st.history.append
+        tricks = st.tricks
+        trump = self._trump()  # (the contract stands through the play)
+        leader: str = st.leader  # type: ignore[assignment]
         played = 0
         for row in rows:
             if len(row) != len(seats):
                 return played  # not a card for each seat: the caller's
             cur = st.current
-            for s, i in plans[st.leader]:  # type: ignore[index]
+            for s, i in plans[leader]:
                 card = row[i]
                 if type(card) is not str:
                     return played
@@ -144,8 +147,12 @@ class Play(TableParts):
                 cur.append((s, card))
                 log(("play", s, card))
                 played += 1
-            self._quit_trick()
-            if st.phase != "play":
+            # the trick turned and quitted, as _quit_trick quits it
+            st.leader = leader = trick_winner(cur, trump)
+            tricks.append(Trick(cur[0][0], cur, leader))
+            st.current = []
+            if len(tricks) == 13:
+                st.phase = "done"
                 break
         return played
 
