@@ -786,6 +786,12 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
             if stated and stated[0] != res.tricks and not stated[1]:
                 res.notes.append(f"{_tag_where(g, 'Result')}: [Result \"{result_v}\"] but the play gives the "
                                  f"declarer's side {res.tricks} tricks")
+            elif stated and stated[1]:  # §3.4.15: ^ marks a result the players agreed, differing from the play
+                res.notes.append(f"{_tag_where(g, 'Result')}: [Result \"{result_v}\"]: " + (
+                    f"the players agreed {stated[0]} tricks for the declarer's side (^, §3.4.15), the play gives "
+                    f"{res.tricks}: scored as played" if stated[0] != res.tricks else
+                    f"^ marks a result differing from the tricks won (§3.4.15), but the play gives the declarer's "
+                    f"side the same {res.tricks}"))
         return t
     where = run.at(end) if end is not None else _tag_where(g, "Play")
     n_tricks = f"{played} trick{'' if played == 1 else 's'}"
