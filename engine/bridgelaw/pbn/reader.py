@@ -85,7 +85,7 @@ class Inheritance:
                 continue
             seen.add(t.name)
             v = t.value
-            if v.startswith("#"):
+            if v == "#" or v.startswith("##"):  # §4.8: the value "#", or one beginning with ##; "#1 Club" is a value
                 if t.name in NO_INHERITANCE:
                     raise InputError(f"{game.path}:{t.line}:{t.col}",
                                      f"[{t.name} \"{v}\"]: §4.8 forbids # for the {t.name} tag; give its value")
