@@ -38,6 +38,17 @@ def lines(out: str) -> list[dict]:
     ('{"code": "wcny-1913", "dealer": "S", "events": [', "not valid JSON"),
     ('[Dealer "S"]\n[Auction "S"]\n1H 8C\n', "<stdin>:3:4"),
     ('{"code": "wcny-1913", "dealer": "S",\n "dealer": "N", "events": []}', "duplicate key 'dealer' (first at line 1)"),  # a key given twice
+    # an event's misspelt field, once ignored (the call made by no one named, the chooser not given)
+    ('{"code": "wcny-1913", "dealer": "S", "events": [{"seat": "S", "call": "1H", "seet": "N"}]}',
+     "events[0].seet: not a field of a call event (seat, call) (did you mean 'seat'?)"),
+    ('{"code": "wcny-1913", "dealer": "S", "events": [{"seat": "S", "call": "1H"}, {"seat": "W", "call": "1D"}, '
+     '{"apply": "penalize", "bye": "NS"}]}', "events[2].bye: not a field of an apply event (apply, by, suit, card)"),
+    ('{"code": "wcny-1913", "dealer": "S", "events": [{"trick": [{"seat": "W", "card": "SA", "lead": true}]}]}',
+     "events[0].trick[0].lead: not a field of a card of a trick (seat, card)"),
+    # an apply's card (the card its chooser names) is the apply's, not a card played; with no ruling waiting it
+    # is refused as a choice, not played
+    ('{"code": "wcny-1913", "dealer": "S", "events": [{"apply": "penalize", "card": "SA"}]}',
+     "events[0]: no ruling is waiting for this choice"),
 ])
 def test_bad_input_is_one_clean_line_and_exit_2(stdin, what):
     p = cli("-", stdin=stdin)
