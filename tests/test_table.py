@@ -1567,3 +1567,19 @@ def test_a_revoke_is_reported_only_where_the_table_does_not_know_the_hands():
     assert t.report("revoke", "E").kind == "revoke"
     t.pop()
     assert t.report("dummy_suggests_play", "N").kind == "dummy_suggests_play"  # what no table sees
+
+
+@pytest.mark.parametrize("tricks, says", [
+    (True, "as a whole number, 0 to 12 after the tricks played; got True"),
+    ("7", "as a whole number, 0 to 12 after the tricks played; got '7'"),
+    (7.0, "as a whole number, 0 to 12 after the tricks played; got 7.0"),
+    (13, "won 0 and lost 1 of the tricks played, so it cannot end with 13"),
+])
+def test_the_tricks_a_stopped_play_ends_with_are_a_whole_number_the_tricks_played_leave_room_for(tricks, says):
+    t = Table("wcny-1913", dealer="S", deal=DEAL)
+    for what, who, x in _TRICK:
+        (t.call if what == "call" else t.play)(who, x)
+    with pytest.raises(bridgelaw.InputError) as info:
+        t.score(tricks)
+    assert info.value.field == "tricks" and says in info.value.message
+    assert t.score(12).to_dict()["totals"]["NS"]["trick"] == 48  # six odd tricks at hearts' 8 (1913 law 3)
