@@ -887,6 +887,7 @@ def _from_tags(g: PbnGame, code: str, dealer_v: str | None, deal: str | None, de
     res.contract, res.declarer, res.tricks = bid + "X" * doubled, declarer.value, stated[0]
     res.score, res.status, res.source = {k: v["total"] for k, v in s.totals().items()}, SCORED, "result"
     res.notes.append("no auction recorded: [Contract], [Declarer] and [Result] scored as stated, unrefereed")
+    res.notes.extend(s.notes)  # what the score presumed (a limit not applied for want of the dealer) is said
     return None
 
 
