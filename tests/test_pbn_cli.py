@@ -201,3 +201,20 @@ def test_a_yaml_record_is_read_by_the_strict_reader(tmp_path):
     f.write_text("code: wcny-1913\ndealer: S\ndealer: N\nevents: []\n")  # PyYAML would keep the last dealer
     p = cli(str(f))
     assert p.returncode == 2 and f"{f}:3:1" in p.stdout + p.stderr and "duplicate key" in p.stdout + p.stderr
+
+
+def test_a_json_record_that_names_no_dealer_says_whom_it_presumed(tmp_path):
+    rec = {"code": "wcny-1913", "events": [{"seat": "S", "call": "1H"}, {"seat": "W", "call": "P"},
+                                           {"seat": "N", "call": "P"}, {"seat": "E", "call": "P"}]}
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(rec))
+    p = cli("--json", str(f))
+    assert p.returncode == 0, p.stderr
+    [line] = lines(p.stdout)
+    assert line["status"] == "unfinished" and line["declarer"] == "S"  # (the play is not recorded)
+    assert "the record names no dealer: South is presumed to have dealt" in " ".join(line["notes"])
+    rec["dealer"] = "S"
+    f.write_text(json.dumps(rec))
+    [line] = lines(cli("--json", "--code", "wcny-1912", str(f)).stdout)
+    assert line["notes"] == ["the record names its code, wcny-1913: ruled under it, not under wcny-1912 (--code "
+                             "names the code of records that name none)"]

@@ -698,6 +698,9 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
         code = resolve_code(code_value, default_code, _tag_where(g, "BridgelawCode") if code_value else g.where())
         loaded = load_code(code)
     res.code = code
+    if code_value and default_code and default_code != code:  # the caller's --code is for records naming none
+        res.notes.append(f"the record names its code, {code} ([{name}]): ruled under it, not under {default_code} "
+                         "(--code names the code of records that name none)")
     if _variant(loaded) == "three-hand":  # every game, with an auction or with its tags only
         raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
     vulnerable = vals.get("Vulnerable")

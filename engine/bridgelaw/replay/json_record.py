@@ -102,6 +102,12 @@ def replay_record(record: Mapping[str, Any], code: str | None = None, path: str 
             raise Refused("code", 'name the code: "code": "wcny-1913" in the record, or --code')
         cid = resolve_code(record.get("code"), code, "code")
         res.code = cid
+        if record.get("code") and code and code != cid:  # the caller's --code is for records naming none
+            report["events"].append({"note": f"the record names its code, {cid}: ruled under it, not under {code} "
+                                             "(--code names the code of records that name none)"})
+        if not record.get("dealer"):  # presumed, and said: the rotation and the rulings turn on the dealer
+            report["events"].append({"note": "the record names no dealer: South is presumed to have dealt "
+                                             "(give \"dealer\": N, E, S or W)"})
         t = TableAdapter(cid, record.get("dealer") or "S", record.get("deal"))
         _run(t, list(record["events"]), report)
     except BridgelawError as e:
