@@ -250,7 +250,7 @@ def _section_lines(sec: Section, lines: list[str], i: int, j: int, first: int) -
 
 
 _SECTION_OF = {"Auction": AUCTION, "Play": PLAY}
-_TAG_LINES = re.compile(r'^\[([A-Za-z0-9_]+) "([^"\\\n]*)"\]$', re.M)
+_TAG_LINES = re.compile(r'^\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]$', re.M)  # (any other name: the full reader)
 _USUAL_PLAY = re.compile(r"(?:[SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9](?:\n|\Z))+")
 
 
@@ -271,6 +271,9 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
     return game
 
 
+# the tags a game is read by (a name that is one of them but for its case is said)
+_READ_TAGS = ("Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play", "Note", "Board",
+              "BridgelawCode", "Code", "BridgelawRemedy", "BridgelawEvent")
 _NOTE_VALUE = re.compile(r"\s*(\d+)\s*:")
 
 
@@ -394,6 +397,11 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
             if sec is not None:
                 close_section(start)
             line, col = g.pos(start)
+            if not name[0].isupper():  # §3.3: names are case sensitive, and begin with an upper case letter
+                known = next((k for k in _READ_TAGS if k.lower() == name.lower()), None)
+                game.warnings.append(f"{g.path}:{line}:{col}: [{name}]: a tag name begins with an upper case letter "
+                                     "and is case sensitive (§3.3)" + (f": this is not [{known}], and is not read as "
+                                                                      "it" if known else ""))
             tag = Tag(name, value, line=line, col=col)
             game.tags.append(tag)
             last, ended = None, None
