@@ -16,16 +16,17 @@ from collections.abc import Mapping
 from .bids import bid_table
 from .conditions import Env, Facts, MissingFact, compile_expr, names_used
 from .errors import InputError, did_you_mean
-from .catalogue import FactSpec, Kind, coerce_fact, derivation_order
+from .catalogue import FactSpec, Kind, coerce_fact, derivation_order, load_kinds
 from .incident import Incident, read_incident
 from . import incidentcode
-from .loader import Code, load_kinds
 from .seats import ThreeHand, model_for
 from .values import Call, CallKind, Seat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from typing import Any
+
+    from .loader import Code
 
 __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult",
            "callers", "caller", "other_players", "seven_call", "three_hand_players"]

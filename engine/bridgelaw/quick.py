@@ -20,13 +20,15 @@ from .conditions import Facts, MissingFact, code_of, namespace_base
 from .errors import InputError
 from .incident import _bounds, _fact_value
 from .incidentcode import check_closed, check_fact
-from .loader import Code, loaded, load_kinds
+from .kit import for_code
 from .seats import FourHand
-from .values import _CALLS, _SEAT_BY_TEXT, Call, CallKind
+from .values import _CALLS, _SEAT_BY_TEXT, MAX_CALL_LEVEL, Call, CallKind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from typing import Any, Callable
+
+    from .loader import Code
 
 __all__ = ["quick"]
 
@@ -46,10 +48,14 @@ _RECORDED = frozenset(("succeeding_player", "third_player", "succeeding_player_h
 class _Code:
     """What the quick path keeps for one code: the calls of its strains by spelling, its settlers by kind."""
 
-    __slots__ = ("code", "calls", "settlers", "model", "bids", "closing", "least")
+    __slots__ = ("code", "calls", "settlers", "model", "bids", "closing", "least", "kinds")
 
     def __init__(self, code: Code) -> None:
+        from .catalogue import load_kinds
+
         self.code = code
+        #: the irregularity catalogue: (common facts, kinds)
+        self.kinds = load_kinds()
         self.model = code.seats
         self.bids = bid_table(code)
         #: a pass by each other player and a call after them, as a record's spellings join: the one shape of a
@@ -73,8 +79,8 @@ class _Code:
 
 
 def _of(code_id: str) -> _Code | None:
-    """The quick path's record of a code this process has loaded (four players only)."""
-    code = loaded(code_id)
+    """The quick path's record of a code this process has loaded, or of its ruling kit (four players only)."""
+    code = for_code(code_id)
     if code is None:
         return None
     ctx = code.__dict__.get("_quick")
@@ -102,7 +108,7 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
     note = g("note")
     if note is not None and (type(note) is not str or len(note) > b.note_max):
         return None
-    common, kinds = load_kinds()
+    common, kinds = ctx.kinds
     kind = kinds.get(kind_id)
     if kind is None or (kind.no_offender and "offender" in data):
         return None
@@ -191,12 +197,20 @@ def prepare(code: Code) -> None:
     its generated sources are compiled now, and kept with it)."""
     from .ruler import ruler
 
-    common, kinds = load_kinds()
     ctx = _Code(code)
+    common, kinds = ctx.kinds
     for kind_id, kind in kinds.items():
-        ruler(code, kind_id).explainers
+        r = ruler(code, kind_id)
+        r.explainers, r.shown  # noqa: B018 - written now, to be kept
         if type(code.seats) is FourHand:
             _settler(ctx, kind_id, kind, common)
+    if type(code.seats) is FourHand:
+        strains = code.params.get("trick_values") or {}
+        calls = ["P", "X", "XX"] + [f"{level}{s}" for s in strains for level in range(1, MAX_CALL_LEVEL + 1)]
+        for text in calls:
+            Call(text)
+        ctx.learn(calls)  # every call of the code's strains, spelt as the published schema spells it
+        object.__setattr__(code, "_quick", ctx)
 
 
 def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict[str, Any], list[str]], Facts]:

@@ -24,6 +24,7 @@ import io
 import marshal
 import os
 import pickle
+import zlib
 from types import FunctionType
 
 from .cache import cache_path, key_of, load_entry, status, store
@@ -35,16 +36,16 @@ if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from pathlib import Path
     from typing import Any
 
-__all__ = ["load", "save", "depends"]
+__all__ = ["load", "load_part", "save", "depends"]
 
-_FORMAT = "2"
+_FORMAT = "3"
 
 
-def _name(root: Path | str, code_id: str) -> str:
+def _name(root: Path | str, code_id: str, part: str = "code") -> str:
     from .resources import grammar_file, schema_path
 
     real = os.path.realpath
-    return f"code:{_FORMAT}:{real(root)}:{real(schema_path())}:{real(grammar_file())}:{code_id}"
+    return f"{part}:{_FORMAT}:{real(root)}:{real(schema_path())}:{real(grammar_file())}:{code_id}"
 
 
 def depends(root: Path, chain: list[str]) -> tuple[list[Path], list[Path]]:
@@ -68,17 +69,17 @@ def _names(folders: list[Any]) -> str:
     return "\n".join(names)
 
 
-def load(root: Path | str, code_id: str) -> Any:
-    """The code from its snapshot, or None (no snapshot, or a stale one)."""
-    if cache_path() is None:
-        return None
-    name = _name(root, code_id)
+def _current(name: str) -> Any:
+    """An entry's value if the files it was made from are as they were, its content whole (None: no entry, a
+    stale one, or one that cannot be read)."""
     hit = load_entry(name)
     if hit is None:
         return None
     stored, value, kept = hit
     try:
-        files, folders, codes, body = value
+        files, folders, codes, body, check = value
+        if zlib.crc32(body, zlib.crc32(codes)) != check:
+            return None  # a corrupt entry (its compiled code is never run)
         names = _names(folders)
         now = status(files, names)  # before any content is read
         if now is None or now != kept:
@@ -86,28 +87,60 @@ def load(root: Path | str, code_id: str) -> Any:
                 return None
             if now is not None:  # the same content under a new status: kept with it, for the next start
                 store(name, [], value, stored, now)
+        return codes, body
+    except Exception:  # an unreadable entry is made again
+        return None
+
+
+def load(root: Path | str, code_id: str) -> Any:
+    """The code from its snapshot, or None (no snapshot, or a stale one)."""
+    return load_part(root, code_id, "code")
+
+
+def load_part(root: Path | str, code_id: str, part: str) -> Any:
+    """The code (``part`` "code") or its ruling kit ("kit", :mod:`bridgelaw.kit`) as kept, or None (none kept, a
+    stale one, or one that cannot be read)."""
+    if cache_path() is None:
+        return None
+    got = _current(_name(root, code_id, part))
+    if got is None:
+        return None
+    codes, body = got
+    try:
         for text, code in marshal.loads(codes).items():
             _CODES.setdefault(text, code)
         return pickle.loads(body)
-    except Exception:  # an unreadable snapshot is made again
+    except Exception:  # an unreadable entry is made again
         return None
 
 
 def save(root: Path, code: Any, chain: list[str], texts: set[str]) -> None:
     """Keep ``code`` (loaded from ``root``, its ``extends`` chain ``chain``) with the compiled code of the
-    conditions it holds and of the generated sources ``texts``."""
+    conditions it holds and of the generated sources ``texts``; and its ruling kit (:func:`bridgelaw.kit.make`),
+    under the same key."""
     if cache_path() is None:
         return
+    from .kit import make, pickler_for
+
     files, folders = depends(root, chain)
+    names = _names(folders)
+    kept = status(files, names)  # (the files were read as the code was loaded: a change since is seen by content)
+    key = key_of(files, names)
+    where = ([str(p) for p in files], [str(p) for p in folders])
     buf = io.BytesIO()
     pickler = _Pickler(buf, root)
     pickler.dump(code)
-    used = texts | pickler.texts
-    codes = marshal.dumps({t: _CODES[t] for t in sorted(used) if t in _CODES})
-    names = _names(folders)
-    kept = status(files, names)  # (the files were read as the code was loaded: a change since is seen by content)
-    store(_name(root, code.id), [], ([str(p) for p in files], [str(p) for p in folders], codes, buf.getvalue()),
-          key_of(files, names), kept)
+    _store(_name(root, code.id), where, texts | pickler.texts, buf.getvalue(), key, kept)
+    kit = make(code)
+    buf = io.BytesIO()
+    pickler = pickler_for(code, kit, _Pickler)(buf, root)
+    pickler.dump(kit)
+    _store(_name(root, code.id, "kit"), where, pickler.texts, buf.getvalue(), key, kept)
+
+
+def _store(name: str, where: tuple[list[str], list[str]], texts: set[str], body: bytes, key: str, kept: Any) -> None:
+    codes = marshal.dumps({t: _CODES[t] for t in sorted(texts) if t in _CODES})
+    store(name, [], (*where, codes, body, zlib.crc32(body, zlib.crc32(codes))), key, kept)
 
 
 class _Pickler(pickle.Pickler):

@@ -1,0 +1,238 @@
+"""The ruling kit: what ruling on an incident needs of a code, kept beside the code's snapshot for the next start.
+
+A start that rules once (``bridgelaw rule -``) needs, of the code it rules under, each kind's compiled ruling
+function and trace writer (:mod:`bridgelaw.ruler`), the quick path's tables (:mod:`bridgelaw.quick`: the bids in
+order, the settling of facts, the seat model), the irregularity catalogue, the laws a ruling cites with their
+text and footnotes, and the code's name, year and parameters — not its laws as read, their provisions' sources,
+nor the loader, the parameter binder and the validators that made them. The kit is that part of a loaded code:
+made from it by :func:`make` (once, as its snapshot is written: never by hand), and kept as one cache entry
+under the same key as the snapshot (:mod:`bridgelaw.snapshot`: the same files, folders and statuses, so it is
+stale exactly when the snapshot is), written atomically, with a checksum of its body.
+
+A :class:`RulingKit` stands for its code wherever ruling reads one; anything else asked of it (a law's
+provisions, a parameter's citation) is asked of the whole code, loaded then (:func:`bridgelaw.loader.load_code`).
+A kit that cannot be read — missing, stale, truncated, corrupt — is no kit: the start loads the code whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import CodeType, FunctionType
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
+    from typing import Any, Callable
+
+    from .values import Call
+
+__all__ = ["RulingKit", "make", "for_code", "kinds_of", "code_for_words", "LOADED"]
+
+#: The codes this process has loaded whole, by id (the loader's: :func:`bridgelaw.loader.loaded`).
+LOADED: dict[str, Any] = {}
+#: The kits this process has read, by code id (None: none could be read; the code is loaded whole).
+_KITS: dict[str, RulingKit | None] = {}
+
+
+@dataclass(eq=False)
+class RulingKit:
+    """A code as ruling needs it (see the module's docstring); what it does not keep is its whole code's."""
+
+    id: str
+    title: str
+    year: int
+    game: str
+    players: int
+    #: the code's parameters as plain values (what the quick path and the bid table read)
+    params: dict[str, Any]
+    restated: frozenset[str]
+    #: the irregularity catalogue the code was loaded with: (common facts, kinds)
+    kinds: tuple[Any, Any]
+    # Beside its fields, what ruling remembers on a code: ``_rulers`` (each kind's :class:`~bridgelaw.ruler.Ruler`),
+    # ``_quick`` (the quick path's tables), ``_cites`` (each law a ruling may cite, with its footnotes).
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in _OWN:  # (pickle's, copy's and the like, or a field not yet read)
+            raise AttributeError(name)
+        return getattr(self.whole, name)
+
+    @property
+    def whole(self) -> Any:
+        """The code itself, loaded (once a process) when something asks what the kit does not keep."""
+        from .loader import load_code
+
+        return load_code(self.id)
+
+    @property
+    def seats(self) -> Any:
+        from .seats import model_for
+
+        return model_for(self.players)
+
+    @property
+    def value_of(self) -> Callable[[Call], int]:
+        fn = self.__dict__.get("_value_of")
+        if fn is None:
+            fn = self.__dict__["_value_of"] = bid_values(self.params)
+        return fn
+
+    def __repr__(self) -> str:
+        return f"RulingKit({self.id!r})"
+
+
+_OWN = frozenset(("id", "title", "year", "game", "players", "params", "restated", "kinds", "_rulers", "_quick",
+                  "_cites", "_value_of"))
+
+
+def bid_values(params: Any) -> Callable[[Call], int]:
+    """A code's bid values as one quick function of a bid (its level times its strain's trick value): what an
+    incident's facts price bids with (:attr:`bridgelaw.loader.Code.value_of`)."""
+    values = {s: int(v) for s, v in (params.get("trick_values") or {}).items()}
+
+    def value_of(call: Call) -> int:
+        return call.level * values[call.strain]  # type: ignore[operator,index]
+
+    return value_of
+
+
+def for_code(code_id: str) -> Any:
+    """The code to rule under, if this process has it at hand: loaded whole, or its kit read from the cache
+    (None: neither; the caller loads it whole)."""
+    code = LOADED.get(code_id)
+    if code is not None:
+        return code
+    kit = _KITS.get(code_id, False)
+    if kit is False:
+        kit = _KITS[code_id] = _read(code_id)
+    return kit
+
+
+def kinds_of() -> tuple[Any, Any]:
+    """The irregularity catalogue: a kit's, if one was read (the same: its key covers the catalogue), else
+    :func:`bridgelaw.catalogue.load_kinds`."""
+    for kit in _KITS.values():
+        if kit is not None:
+            return kit.kinds
+    from .catalogue import load_kinds
+
+    return load_kinds()  # type: ignore[no-any-return]
+
+
+def code_for_words(code_id: str) -> Any:
+    """What a ruling's words read of its code (its id, title and year): the code, or its kit."""
+    code = for_code(code_id) if isinstance(code_id, str) else None
+    if code is None:
+        from .loader import load_code
+
+        code = load_code(code_id)
+    return code
+
+
+def clear() -> None:
+    """Forget the kits read (with :func:`bridgelaw.loader.clear_cache`)."""
+    _KITS.clear()
+    LOADED.clear()
+
+
+def _read(code_id: str) -> RulingKit | None:
+    if not isinstance(code_id, str) or not code_id or "/" in code_id or code_id.startswith("."):
+        return None
+    from .resources import laws_path
+    from .snapshot import load_part
+
+    return load_part(laws_path(), code_id, "kit")  # type: ignore[no-any-return]
+
+
+# --------------------------------------------------------------------------
+# Making a kit
+
+
+def make(code: Any) -> RulingKit:
+    """The kit of a loaded ``code`` whose ruling functions and quick-path tables are written
+    (:func:`bridgelaw.quick.prepare`): what its rulings read, and each law they may cite."""
+    from . import referee
+    from .catalogue import load_kinds
+
+    kit = RulingKit(code.id, code.title, code.year, code.game, code.players, _plain(code.params),
+                    code.restated, load_kinds())
+    rulers = code.__dict__["_rulers"]
+    for r in rulers.values():  # every law a ruling of the kind may cite, with each set of its footnotes
+        cited: dict[str, set[str]] = {}
+        for p in r.provisions:
+            cited.setdefault(p.law, set()).update(p.footnotes)
+            for c in p.cites:
+                cited.setdefault(c, set())
+        for number, fns in cited.items():
+            for chosen in _subsets(sorted(fns)):
+                referee._cite(code, number, set(chosen))
+    kit.__dict__["_rulers"] = rulers
+    kit.__dict__["_cites"] = code.__dict__.get("_cites", {})
+    if "_quick" in code.__dict__:
+        kit.__dict__["_quick"] = code.__dict__["_quick"]
+    return kit
+
+
+def _subsets(items: list[str]) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = [()]
+    for x in items:
+        out += [s + (x,) for s in out]
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """Parameters as plain dicts and values (a :class:`~bridgelaw.parameters.Parameters` without its citations)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+# --------------------------------------------------------------------------
+# Pickling a kit: the code it stands for pickled as the kit, and each function the referee generated as its
+# source's name and its namespace (made again from the source's compiled code, which the entry keeps).
+
+
+def _itself(x: Any) -> Any:
+    return x
+
+
+def _function(text: str, name: str) -> Any:
+    from .conditions import code_of, namespace_base
+
+    ns = dict(namespace_base())
+    exec(code_of(text, "<bridgelaw kit>"), ns)  # our own generated source, kept by the cache
+    return ns[name]
+
+
+def _namespace(fn: Any, names: dict[str, Any]) -> None:
+    fn.__globals__.update(names)
+
+
+def pickler_for(code: Any, kit: RulingKit, base: type) -> Any:
+    """A pickler (of class ``base``, the snapshot's) that writes ``kit`` for ``code``."""
+    from .conditions import _CODES, namespace_base
+
+    made: dict[int, str] = {}
+    for text, module in _CODES.items():
+        for c in module.co_consts:
+            if isinstance(c, CodeType):
+                made[id(c)] = text
+    shared = namespace_base()
+
+    class _KitPickler(base):  # type: ignore[misc,valid-type]
+        def reducer_override(self, obj: Any) -> Any:
+            if obj is code:
+                return _itself, (kit,)
+            if type(obj) is FunctionType:
+                if obj is code.__dict__.get("_value_of"):
+                    return bid_values, (kit.params,)
+                text = made.get(id(obj.__code__))
+                if text is not None and getattr(obj, "_bridgelaw", None) is None:
+                    self.texts.add(text)
+                    names = {k: v for k, v in obj.__globals__.items()
+                             if k != "__builtins__" and shared.get(k, _ABSENT) is not v}
+                    return _function, (text, obj.__name__), names, None, None, _namespace
+            return super().reducer_override(obj)
+
+    return _KitPickler
+
+
+_ABSENT = object()
