@@ -17,7 +17,6 @@ from .bids import bid_table
 from .conditions import Env, Facts, MissingFact, compile_expr, names_used
 from .errors import InputError, did_you_mean
 from .catalogue import FactSpec, Kind, coerce_fact, derivation_order, load_kinds
-from .incident import Incident, read_incident
 from . import incidentcode
 from .seats import ThreeHand, model_for
 from .values import Call, CallKind, Seat
@@ -26,6 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from typing import Any
 
+    from .incident import Incident
     from .loader import Code
 
 __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult",
@@ -33,7 +33,14 @@ __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "aucti
 
 
 #: The incident's shape is checked at the edge (bridgelaw.incident, against schema/incident.schema.json).
-parse_incident = read_incident
+def __getattr__(name: str) -> Any:
+    """``Incident`` and ``parse_incident`` (the edge's :func:`~bridgelaw.incident.read_incident`), imported when
+    first asked for: a ruling from a kit reads no incident at the edge."""
+    if name in ("Incident", "parse_incident"):
+        from .incident import Incident, read_incident
+
+        return Incident if name == "Incident" else read_incident
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _coerce = coerce_fact  # an incident's facts are read by the catalogue's own rules (its defaults are too)

@@ -137,9 +137,9 @@ def _read(code_id: str) -> RulingKit | None:
     if not isinstance(code_id, str) or not code_id or "/" in code_id or code_id.startswith("."):
         return None
     from .resources import laws_path
-    from .snapshot import load_part
+    from .snapshot import load_kit
 
-    return load_part(laws_path(), code_id, "kit")  # type: ignore[no-any-return]
+    return load_kit(laws_path(), code_id)  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------
@@ -186,8 +186,97 @@ def _plain(value: Any) -> Any:
 
 
 # --------------------------------------------------------------------------
-# Pickling a kit: the code it stands for pickled as the kit, and each function the referee generated as its
-# source's name and its namespace (made again from the source's compiled code, which the entry keeps).
+# Pickling a kit. The kit is kept as a core — its fields, the catalogue, the laws cited, the quick path's tables —
+# and one part a kind: its ruler and its settling of facts, read when that kind is first ruled. The code the kit
+# stands for is pickled as the kit; each function the referee generated, as its source's name and its namespace
+# (made again from the source's compiled code, which the entry keeps).
+
+
+def dump(code: Any, root: Any, base: type) -> tuple[bytes, bytes, dict[str, tuple[bytes, bytes, int]]]:
+    """The kit of ``code`` (:func:`make`) as an entry keeps it: the core's compiled code and body, and each kind's
+    part (its compiled code, its body and their checksum). ``base`` is the snapshot's pickler."""
+    import io
+    import zlib
+
+    from .snapshot import compiled
+
+    kit = make(code)
+    rulers = kit.__dict__.pop("_rulers")
+    ctx = kit.__dict__.get("_quick")
+    settlers = ctx.settlers if ctx is not None else {}
+    pickler = _pickler(code, kit, settlers, base)
+    buf = io.BytesIO()
+    core = pickler(buf, root, None)
+    core.dump(kit)
+    parts = {}
+    for kind, r in rulers.items():
+        part = io.BytesIO()
+        p = pickler(part, root, kit)
+        p.dump((r, settlers.get(kind)))
+        codes, body = compiled(p.texts), part.getvalue()
+        parts[kind] = (codes, body, zlib.crc32(body, zlib.crc32(codes)))
+    kit.__dict__["_rulers"] = rulers
+    return compiled(core.texts), buf.getvalue(), parts
+
+
+def read(codes: bytes, body: bytes, parts: dict[str, tuple[bytes, bytes, int]]) -> RulingKit:
+    """A kit from what :func:`dump` wrote (each kind's part read when the kind is first ruled)."""
+    import pickle
+
+    from .snapshot import seed
+
+    import io
+
+    seed(codes)
+    settlers = _ByKind(None)
+    kit = _Unpickler(io.BytesIO(body), settlers).load()
+    if type(kit) is not RulingKit or not isinstance(parts, dict):
+        raise TypeError("not a ruling kit")
+    kit.__dict__["_parts"] = dict(parts)
+    kit.__dict__["_rulers"] = _ByKind(kit)
+    settlers.kit = kit
+    return kit
+
+
+class _ByKind(dict):  # type: ignore[type-arg]
+    """A kit's rulers, or its settlers: each kind's read from the kit's part for it when first asked for."""
+
+    def __init__(self, kit: RulingKit | None) -> None:
+        super().__init__()
+        self.kit = kit
+
+    def get(self, kind: str, default: Any = None) -> Any:
+        if kind not in self and self.kit is not None:
+            _read_part(self.kit, kind)
+        return dict.get(self, kind, default)
+
+
+def _read_part(kit: RulingKit, kind: str) -> None:
+    """Read one kind's part of ``kit``: its ruler and its settler. A part that cannot be read gives the ruler of
+    the whole code (loaded then), and no settler (the quick path writes one)."""
+    import io
+
+    from .snapshot import seed, whole
+
+    part = kit.__dict__["_parts"].pop(kind, None)
+    if part is None:
+        return
+    got = None
+    try:
+        codes, body, check = part
+        if whole(codes, body, check):
+            seed(codes)
+            got = _Unpickler(io.BytesIO(body), kit).load()
+    except Exception:  # a part that cannot be read is none
+        got = None
+    if type(got) is not tuple or len(got) != 2:
+        from .ruler import ruler
+
+        got = (ruler(kit.whole, kind), None)
+    dict.__setitem__(kit.__dict__["_rulers"], kind, got[0])
+    ctx = kit.__dict__.get("_quick")
+    if got[1] is not None and ctx is not None:
+        dict.__setitem__(ctx.settlers, kind, got[1])
 
 
 def _itself(x: Any) -> Any:
@@ -206,8 +295,9 @@ def _namespace(fn: Any, names: dict[str, Any]) -> None:
     fn.__globals__.update(names)
 
 
-def pickler_for(code: Any, kit: RulingKit, base: type) -> Any:
-    """A pickler (of class ``base``, the snapshot's) that writes ``kit`` for ``code``."""
+def _pickler(code: Any, kit: RulingKit, settlers: dict[str, Any], base: type) -> Any:
+    """A pickler class (from ``base``, the snapshot's) for ``kit``: made with the kit it is a part of, it writes
+    the kit, its quick path and its catalogue by name; made with None, the core, without the rulers and settlers."""
     from .conditions import _CODES, namespace_base
 
     made: dict[int, str] = {}
@@ -216,8 +306,23 @@ def pickler_for(code: Any, kit: RulingKit, base: type) -> Any:
             if isinstance(c, CodeType):
                 made[id(c)] = text
     shared = namespace_base()
+    common, kinds = kit.kinds
+    ctx = kit.__dict__.get("_quick")
+    named: dict[int, Any] = {id(code): "kit", id(kit): "kit", id(common): "common", id(kit.kinds): "kinds",
+                             **{id(k): ("kind", n) for n, k in kinds.items()}}
+    if ctx is not None:
+        named[id(ctx)] = "quick"
 
     class _KitPickler(base):  # type: ignore[misc,valid-type]
+        def __init__(self, file: Any, root: Any, part_of: RulingKit | None) -> None:
+            super().__init__(file, root)
+            self.part_of = part_of
+
+        def persistent_id(self, obj: Any) -> Any:
+            if self.part_of is None:  # the core: each kind's settler is in its part
+                return "settlers" if obj is settlers else None
+            return named.get(id(obj))
+
         def reducer_override(self, obj: Any) -> Any:
             if obj is code:
                 return _itself, (kit,)
@@ -227,12 +332,55 @@ def pickler_for(code: Any, kit: RulingKit, base: type) -> Any:
                 text = made.get(id(obj.__code__))
                 if text is not None and getattr(obj, "_bridgelaw", None) is None:
                     self.texts.add(text)
+                    used = _names_read(obj.__code__)  # (a name the code never reads it cannot use)
                     names = {k: v for k, v in obj.__globals__.items()
-                             if k != "__builtins__" and shared.get(k, _ABSENT) is not v}
+                             if k in used and shared.get(k, _ABSENT) is not v}
                     return _function, (text, obj.__name__), names, None, None, _namespace
             return super().reducer_override(obj)
 
     return _KitPickler
+
+
+def _names_read(code: CodeType) -> set[str]:
+    """The global names a function's code (and the code it holds: comprehensions) reads."""
+    names = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, CodeType):
+            names |= _names_read(c)
+    return names
+
+
+def _unpickler() -> type:
+    import pickle
+
+    class _KitUnpickler(pickle.Unpickler):
+        def __init__(self, file: Any, kit: RulingKit | _ByKind) -> None:
+            super().__init__(file)
+            self.kit = kit
+
+        def persistent_load(self, pid: Any) -> Any:
+            kit = self.kit
+            if type(kit) is _ByKind:  # the core: what it names is the settlers' map, to be filled kind by kind
+                if pid == "settlers":
+                    return kit
+                raise pickle.UnpicklingError(f"unknown name {pid!r}")
+            if pid == "kit":
+                return kit
+            if pid == "kinds":
+                return kit.kinds
+            if pid == "common":
+                return kit.kinds[0]
+            if pid == "quick":
+                return kit.__dict__["_quick"]
+            if type(pid) is tuple and len(pid) == 2 and pid[0] == "kind":
+                return kit.kinds[1][pid[1]]
+            raise pickle.UnpicklingError(f"unknown name {pid!r}")
+
+    return _KitUnpickler
+
+
+def _Unpickler(file: Any, kit: RulingKit | _ByKind) -> Any:  # noqa: N802 - the class, made when first used
+    return _unpickler()(file, kit)
 
 
 _ABSENT = object()

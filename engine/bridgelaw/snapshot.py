@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from pathlib import Path
     from typing import Any
 
-__all__ = ["load", "load_part", "save", "depends"]
+__all__ = ["load", "load_kit", "save", "depends"]
 
 _FORMAT = "3"
 
@@ -70,15 +70,15 @@ def _names(folders: list[Any]) -> str:
 
 
 def _current(name: str) -> Any:
-    """An entry's value if the files it was made from are as they were, its content whole (None: no entry, a
-    stale one, or one that cannot be read)."""
+    """An entry's content — its compiled code, its body and its parts — if the files it was made from are as they
+    were and the content is whole (None: no entry, a stale one, or one that cannot be read)."""
     hit = load_entry(name)
     if hit is None:
         return None
     stored, value, kept = hit
     try:
-        files, folders, codes, body, check = value
-        if zlib.crc32(body, zlib.crc32(codes)) != check:
+        files, folders, codes, body, check, parts = value
+        if not whole(codes, body, check):
             return None  # a corrupt entry (its compiled code is never run)
         names = _names(folders)
         now = status(files, names)  # before any content is read
@@ -87,40 +87,59 @@ def _current(name: str) -> Any:
                 return None
             if now is not None:  # the same content under a new status: kept with it, for the next start
                 store(name, [], value, stored, now)
-        return codes, body
+        return codes, body, parts
     except Exception:  # an unreadable entry is made again
         return None
+
+
+def whole(codes: bytes, body: bytes, check: int) -> bool:
+    """Are an entry's (or a part's) compiled code and body as they were written?"""
+    return zlib.crc32(body, zlib.crc32(codes)) == check
+
+
+def seed(codes: bytes) -> None:
+    """The compiled code an entry keeps, for :func:`bridgelaw.conditions.code_of` to find."""
+    for text, code in marshal.loads(codes).items():
+        _CODES.setdefault(text, code)
 
 
 def load(root: Path | str, code_id: str) -> Any:
     """The code from its snapshot, or None (no snapshot, or a stale one)."""
-    return load_part(root, code_id, "code")
-
-
-def load_part(root: Path | str, code_id: str, part: str) -> Any:
-    """The code (``part`` "code") or its ruling kit ("kit", :mod:`bridgelaw.kit`) as kept, or None (none kept, a
-    stale one, or one that cannot be read)."""
     if cache_path() is None:
         return None
-    got = _current(_name(root, code_id, part))
+    got = _current(_name(root, code_id))
     if got is None:
         return None
-    codes, body = got
     try:
-        for text, code in marshal.loads(codes).items():
-            _CODES.setdefault(text, code)
-        return pickle.loads(body)
-    except Exception:  # an unreadable entry is made again
+        seed(got[0])
+        return pickle.loads(got[1])
+    except Exception:  # an unreadable snapshot is made again
+        return None
+
+
+def load_kit(root: Path | str, code_id: str) -> Any:
+    """The code's ruling kit (:mod:`bridgelaw.kit`) as kept, or None (none kept, a stale one, one that cannot be
+    read)."""
+    if cache_path() is None:
+        return None
+    got = _current(_name(root, code_id, "kit"))
+    if got is None:
+        return None
+    from .kit import read
+
+    try:
+        return read(*got)
+    except Exception:  # an unreadable kit is none: the code is loaded whole
         return None
 
 
 def save(root: Path, code: Any, chain: list[str], texts: set[str]) -> None:
     """Keep ``code`` (loaded from ``root``, its ``extends`` chain ``chain``) with the compiled code of the
-    conditions it holds and of the generated sources ``texts``; and its ruling kit (:func:`bridgelaw.kit.make`),
+    conditions it holds and of the generated sources ``texts``; and its ruling kit (:func:`bridgelaw.kit.dump`),
     under the same key."""
     if cache_path() is None:
         return
-    from .kit import make, pickler_for
+    from .kit import dump
 
     files, folders = depends(root, chain)
     names = _names(folders)
@@ -130,17 +149,17 @@ def save(root: Path, code: Any, chain: list[str], texts: set[str]) -> None:
     buf = io.BytesIO()
     pickler = _Pickler(buf, root)
     pickler.dump(code)
-    _store(_name(root, code.id), where, texts | pickler.texts, buf.getvalue(), key, kept)
-    kit = make(code)
-    buf = io.BytesIO()
-    pickler = pickler_for(code, kit, _Pickler)(buf, root)
-    pickler.dump(kit)
-    _store(_name(root, code.id, "kit"), where, pickler.texts, buf.getvalue(), key, kept)
+    codes = compiled(texts | pickler.texts)
+    body = buf.getvalue()
+    store(_name(root, code.id), [], (*where, codes, body, zlib.crc32(body, zlib.crc32(codes)), {}), key, kept)
+    codes, body, parts = dump(code, root, _Pickler)
+    store(_name(root, code.id, "kit"), [], (*where, codes, body, zlib.crc32(body, zlib.crc32(codes)), parts), key,
+          kept)
 
 
-def _store(name: str, where: tuple[list[str], list[str]], texts: set[str], body: bytes, key: str, kept: Any) -> None:
-    codes = marshal.dumps({t: _CODES[t] for t in sorted(texts) if t in _CODES})
-    store(name, [], (*where, codes, body, zlib.crc32(body, zlib.crc32(codes))), key, kept)
+def compiled(texts: set[str]) -> bytes:
+    """The compiled code of the generated sources ``texts``, marshalled."""
+    return marshal.dumps({t: _CODES[t] for t in sorted(texts) if t in _CODES})
 
 
 class _Pickler(pickle.Pickler):
