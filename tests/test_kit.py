@@ -237,3 +237,10 @@ def test_a_warm_rule_answers_and_refuses_as_a_start_without_a_cache(what, flags,
     assert _cli(["rule", "-", *flags], CLI_INPUTS[what], env) == cold
     if cold[0] != 0:
         assert cold[0] == 2 and cold[2].count("\n") == 1 and cold[2].startswith("bridgelaw: "), cold
+
+
+def test_an_id_that_names_no_code_is_refused_and_not_remembered(kits):
+    for i in range(50):
+        with pytest.raises(BridgelawError, match="unknown code"):
+            bridgelaw.rule({"code": f"no-such-code-{i}", "irregularity": "revoke"})
+    assert not [k for k in kit._KITS if k.startswith("no-such")], "a desk asked for bad codes would keep them all"

@@ -7,11 +7,15 @@ text and footnotes, and the code's name, year and parameters — not its laws as
 nor the loader, the parameter binder and the validators that made them. The kit is that part of a loaded code:
 made from it by :func:`make` (once, as its snapshot is written: never by hand), and kept as one cache entry
 under the same key as the snapshot (:mod:`bridgelaw.snapshot`: the same files, folders and statuses, so it is
-stale exactly when the snapshot is), written atomically, with a checksum of its body.
+stale exactly when the snapshot is), written atomically: a core (the code's name, year and parameters, the
+catalogue, the laws cited, the quick path's tables) and one part a kind (its ruler and its settling of facts),
+each with a checksum of its compiled code and body. A start reads the core, and the part of the one kind it rules.
 
 A :class:`RulingKit` stands for its code wherever ruling reads one; anything else asked of it (a law's
 provisions, a parameter's citation) is asked of the whole code, loaded then (:func:`bridgelaw.loader.load_code`).
-A kit that cannot be read — missing, stale, truncated, corrupt — is no kit: the start loads the code whole.
+A kit that cannot be read — missing, stale, truncated, corrupt — is no kit: the start loads the code whole; a
+kind's part that cannot be read is ruled by the whole code's ruler. A code of three players keeps a kit too, but
+the quick path leaves its incidents to the general path, which loads the code whole.
 """
 
 from __future__ import annotations
@@ -102,8 +106,21 @@ def for_code(code_id: str) -> Any:
         return code
     kit = _KITS.get(code_id, False)
     if kit is False:
-        kit = _KITS[code_id] = _read(code_id)
+        kit = _read(code_id)
+        if kit is not None or _is_code(code_id):  # (an id that names no code is not remembered: a desk asked
+            _KITS[code_id] = kit  # for a thousand such keeps none of them)
     return kit
+
+
+def _is_code(code_id: str) -> bool:
+    import os
+
+    from .resources import laws_path
+
+    try:
+        return os.path.isfile(os.path.join(laws_path(), code_id, "code.yaml"))
+    except (OSError, ValueError, TypeError):
+        return False
 
 
 def kinds_of() -> tuple[Any, Any]:
@@ -134,8 +151,9 @@ def clear() -> None:
 
 
 def _read(code_id: str) -> RulingKit | None:
-    if not isinstance(code_id, str) or not code_id or "/" in code_id or code_id.startswith("."):
-        return None
+    if type(code_id) is not str or not 0 < len(code_id) <= 64 or not code_id.replace("-", "").isalnum() or \
+            not code_id.isascii() or code_id != code_id.lower():
+        return None  # (no code's id: the general path says so)
     from .resources import laws_path
     from .snapshot import load_kit
 
@@ -258,7 +276,8 @@ def _read_part(kit: RulingKit, kind: str) -> None:
 
     from .snapshot import seed, whole
 
-    part = kit.__dict__["_parts"].pop(kind, None)
+    parts = kit.__dict__["_parts"]
+    part = parts.get(kind)  # (left in place until its ruler is: another thread asking meanwhile reads it too)
     if part is None:
         return
     got = None
@@ -277,6 +296,7 @@ def _read_part(kit: RulingKit, kind: str) -> None:
     ctx = kit.__dict__.get("_quick")
     if got[1] is not None and ctx is not None:
         dict.__setitem__(ctx.settlers, kind, got[1])
+    parts.pop(kind, None)
 
 
 def _itself(x: Any) -> Any:

@@ -16,6 +16,10 @@ a start whose files all keep their status reads and hashes none of them. A compi
 generated source and constants; the law files a provision was read from are kept by name and read again only if
 something asks for them (a code that extends this one and is loaded afresh, a tool reading the provisions as
 written).
+
+Beside the snapshot, under the same key, is the code's ruling kit (:mod:`bridgelaw.kit`): what ruling needs of the
+code, read by a start that rules once instead of the whole code. Every entry's compiled code and body are kept
+with their checksum: an entry spoilt on disk is no entry (its compiled code is never run).
 """
 
 from __future__ import annotations
