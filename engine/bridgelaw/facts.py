@@ -16,10 +16,8 @@ from collections.abc import Mapping
 from .bids import bid_table
 from .conditions import Env, Facts, MissingFact, compile_expr, names_used
 from .errors import InputError, did_you_mean
-from .catalogue import FactSpec, Kind, coerce_fact, derivation_order
-from .incident import Incident, read_incident
+from .catalogue import FactSpec, Kind, coerce_fact, derivation_order, load_kinds
 from . import incidentcode
-from .loader import Code, load_kinds
 from .seats import ThreeHand, model_for
 from .values import Call, CallKind, Seat
 
@@ -27,12 +25,22 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from typing import Any
 
+    from .incident import Incident
+    from .loader import Code
+
 __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult",
            "callers", "caller", "other_players", "seven_call", "three_hand_players"]
 
 
 #: The incident's shape is checked at the edge (bridgelaw.incident, against schema/incident.schema.json).
-parse_incident = read_incident
+def __getattr__(name: str) -> Any:
+    """``Incident`` and ``parse_incident`` (the edge's :func:`~bridgelaw.incident.read_incident`), imported when
+    first asked for: a ruling from a kit reads no incident at the edge."""
+    if name in ("Incident", "parse_incident"):
+        from .incident import Incident, read_incident
+
+        return Incident if name == "Incident" else read_incident
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _coerce = coerce_fact  # an incident's facts are read by the catalogue's own rules (its defaults are too)
