@@ -222,6 +222,8 @@ def _settle(code: Code, kind_id: str, kind: Kind, common: Mapping[str, FactSpec]
                              f"the dealer {f['dealer'].value}, not {f['declarer'].value}")
         f["declarer"] = f["dealer"]
     _derive_facts(f, common, kind)
+    if "proper_leader" in kind.facts:
+        _check_proper_leader(f)
     _kind_offender(kind, f, code)
     incidentcode.check_seats(code, kind, f, given)
     return kind_id, Facts(f, code.value_of, tuple(presumed)), notes
@@ -388,6 +390,21 @@ def _derive_implied(kind_id: str, kind: Kind, f: dict[str, Any], notes: list[str
         mates = " or ".join(s.value for s in Seat if s.side is offender.side)
         raise InputError("facts.next_leader", f"{leader.value} is not of the offending side: the lead is called from "
                          f"the player of the offender's side ({mates}) whose turn it is next to lead")
+
+
+def _check_proper_leader(f: Mapping[str, Any]) -> None:
+    """Who should have led, beside a lead out of turn: never the player who led (the offender), and to the first
+    trick the opening leader (the ``leader`` fact, as the incident gives it or the catalogue derives it)."""
+    proper = f.get("proper_leader")
+    if not isinstance(proper, Seat):
+        return
+    if proper is f.get("offender"):
+        raise InputError("facts.proper_leader", f"{proper.value} is the offender, who led out of turn: name the "
+                         "player whose turn it was to lead")
+    leader = f.get("leader")
+    if f.get("trick") == 1 and isinstance(leader, Seat) and proper is not leader:
+        raise InputError("facts.proper_leader", f"to the first trick the opening leader ({leader.value}, on the "
+                         f"declarer's left) leads; the incident names {proper.value}")
 
 
 _IMPLIED_BY_KIND: dict[int, tuple[Kind, tuple[tuple[str, Any, str, Any, str, str], ...]]] = {}

@@ -238,13 +238,15 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
     """What :func:`bridgelaw.facts._settle` does for this code and kind, as one function written from the
     catalogue: the implied facts, each default and presumption, the straight-bridge declarer, each derivation
     whose inputs are known, the kind's offender. Where the general path would refuse, it raises."""
-    from .facts import _defaults, _derivations, _derive_facts, _derive_implied, _implies_anything, _kind_offender
+    from .facts import (_check_proper_leader, _defaults, _derivations, _derive_facts, _derive_implied,
+                        _implies_anything, _kind_offender)
 
     code = ctx.code
 
     ns: dict[str, Any] = {**namespace_base(), "_is": operator.is_, "_NONES": itertools.repeat(None),
                           "_Missing": MissingFact, "_value": code.value_of, "_kind": kind, "_kind_id": kind_id, "_common": common, "_code": code,
-                          "_implied": _derive_implied, "_derive_facts": _derive_facts, "_offender": _kind_offender}
+                          "_implied": _derive_implied, "_derive_facts": _derive_facts, "_offender": _kind_offender,
+                          "_proper_leader": _check_proper_leader}
     lines = ["def _settle(f, notes):", "    f.code_value = _value"]
     add = lines.append
     if _implies_anything(kind):
@@ -278,6 +280,8 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
                 add(f"            f[{name!r}] = _F{len(ns) - 1}(f)")
                 add("        except _Missing:")
                 add("            pass")
+    if "proper_leader" in kind.facts:
+        add("    _proper_leader(f)")
     if kind.offender_tree is not None:
         add("    _offender(_kind, f, _code)")
     # what Facts(f, _value, presumed) makes of f, made of f itself: no value None (an unknown fact is absent)
