@@ -23,11 +23,6 @@ from .sheet import Sheet
 __all__ = ["Partnerships", "Players", "PARTNERSHIPS", "score_core", "play", "premium", "cap_entries", "variant_of"]
 
 Who = Side | Seat
-# what a revoking side still scores: its honours (and chicane), the penalties the other side pays it, and the
-# penalty points other laws gave it
-_KEPT_BY_REVOKERS = frozenset({"honours", "chicane", "revoke", "penalty"})
-
-
 _REVOKES: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # Partnerships.revokes, remembered
 
 
@@ -287,8 +282,9 @@ def score_core(rules: Rules, sheet: Sheet, who: Partnerships, where: str = ""
     if rules.premium is not None:
         premium(rules, declaring + defending, out)
 
-    if only:  # a revoking side scores nothing but honours (and, under some codes, chicane)
-        out = [e for e in out if e[0] not in only or e[5] in _KEPT_BY_REVOKERS]
+    if only:  # a revoking side scores only what the code's revoking_side_scores keeps (its honours, ...)
+        kept = rules.revoking_keeps
+        out = [e for e in out if e[0] not in only or e[5] in kept]
     if revokers and rules.revoking_no_slam:  # 1904 law 90, V: no Grand Slam or Little Slam, that hand
         barred = {side._value_ for side in revokers}
         out = [e for e in out if not (e[5] == "slam" and e[0] in barred)]
