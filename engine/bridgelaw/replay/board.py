@@ -869,9 +869,7 @@ def _from_tags(g: PbnGame, code: str, dealer_v: str | None, deal: str | None, de
     result: dict[str, Any] = {"code": code, "declarer": declarer.value, "contract": bid + "X" * doubled,
                               "tricks": stated[0]}
     if deal:
-        result["deal"] = deal
-    else:
-        result["honours"] = "none"
+        result["deal"] = deal  # without one the honours are not known, and not scored (the note says so)
     if dealer_v:
         result["dealer"] = seat_of(dealer_v, "Dealer", _tag_where(g, "Dealer")).value
     try:
@@ -881,6 +879,8 @@ def _from_tags(g: PbnGame, code: str, dealer_v: str | None, deal: str | None, de
     res.contract, res.declarer, res.tricks = bid + "X" * doubled, declarer.value, stated[0]
     res.score, res.status, res.source = {k: v["total"] for k, v in s.totals().items()}, SCORED, "result"
     res.notes.append("no auction recorded: [Contract], [Declarer] and [Result] scored as stated, unrefereed")
+    if not deal:
+        res.notes.append("no [Deal]: the honours are not known, and none are scored")
     return None
 
 

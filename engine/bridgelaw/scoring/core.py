@@ -14,6 +14,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ..values import Seat, Side, Strain
+from .deal import COUNT_KEYS as _COUNT_KEYS
 from .model import Row
 from .plan import ContractPlan, plan_of
 from .revokes import revoke_effects
@@ -151,9 +152,6 @@ def _transfer_note(rules: Rules, n: int, frm: str, to: str, law: str) -> str:
     return (f"{n} tricks transferred from {frm} to {to} for the revoke (law {law}): "
             + ("they count toward the contract but earn no bonus or slam." if rules.auction else
                "they count as tricks won, but earn no slam."))
-
-
-_COUNT_KEYS = ("", "one", "two", "three", "four", "five")  # honours.by_player.trump, by how many one hand holds
 
 
 class Players(Partnerships):
