@@ -66,9 +66,10 @@ def random_sheet(rnd: random.Random, only: str | None = None) -> dict[str, Any]:
                 left -= counts[s]
             if counts:
                 sheet["honours"] = counts
-        else:  # 'none' can be only at no trumps (two aces each); at a trump declaration, now and then, it is refused
-            held = {"side": rnd.choice(["NS", "EW"]), "held": rnd.choice(HELD)}
-            sheet["honours"] = rnd.choice(["none", held]) if strain == "NT" or rnd.random() < 0.1 else held
+        else:  # 'none' can be only at no trumps (two aces each); at a trump declaration the honours go unstated
+            h = rnd.choice(["none", {"side": rnd.choice(["NS", "EW"]), "held": rnd.choice(HELD)}])
+            if h != "none" or strain == "NT":
+                sheet["honours"] = h
     if rnd.random() < 0.15:
         sheet["chicane"] = rnd.sample(SEATS, rnd.randint(1, 2))
     if rnd.random() < 0.25:
