@@ -63,7 +63,7 @@ def random_results(n: int, code: str, seed: int = 1913) -> list[dict]:
         held = {"side": rnd.choice(["NS", "EW"]), "held": rnd.choice(NT_HELD if strain == "NT" else TRUMP_HELD)}
         declarer = rnd.choice("NESW")
         r = {"code": code, "declarer": declarer, "contract": f"{rnd.randint(1, 7)}{strain}{rnd.choice(['', '', 'X', 'XX'])}",
-             "tricks": rnd.randint(3, 13), "honours": held if rnd.random() < 0.7 else "none"}
+             "tricks": rnd.randint(3, 13), "honours": held if rnd.random() < 0.7 or strain != "NT" else "none"}
         if r["contract"].startswith("1S"):
             r["original_one_spade"] = rnd.random() < 0.5
         out.append(r)

@@ -64,9 +64,12 @@ def random_sheet(rnd: random.Random, only: str | None = None) -> dict[str, Any]:
             for s in rnd.sample([x for x in SEATS if x != dummy], rnd.randint(0, 3)):
                 counts[s] = rnd.randint(0, left)
                 left -= counts[s]
-            sheet["honours"] = counts or "none"
-        else:
-            sheet["honours"] = rnd.choice(["none", {"side": rnd.choice(["NS", "EW"]), "held": rnd.choice(HELD)}])
+            if counts:
+                sheet["honours"] = counts
+        else:  # 'none' can be only at no trumps (two aces each); at a trump declaration the honours go unstated
+            h = rnd.choice(["none", {"side": rnd.choice(["NS", "EW"]), "held": rnd.choice(HELD)}])
+            if h != "none" or strain == "NT":
+                sheet["honours"] = h
     if rnd.random() < 0.15:
         sheet["chicane"] = rnd.sample(SEATS, rnd.randint(1, 2))
     if rnd.random() < 0.25:

@@ -162,8 +162,12 @@ def test_the_edge_reads_its_bounds_from_the_published_schema():
     s, b = schema(), _bounds()
     assert b.auction_max == s["properties"]["auction"]["maxItems"] and b.code_len == s["properties"]["code"]["maxLength"]
     assert b.fields == tuple(s["properties"]) and b.required == ("code", "irregularity")
-    # an incident's calls are written as a ruling's are
-    assert s["$defs"]["call"]["pattern"] == _JSON_TYPES["call"]["pattern"]
+    # an incident's calls are written as a ruling's are, and may be a bid of more than seven (an impossible
+    # declaration, values.OVER_SEVEN_RE), which no ruling holds
+    from bridgelaw.values import OVER_SEVEN_RE
+
+    over = "|" + OVER_SEVEN_RE.pattern[1:-1] + "|P|X|XX)$"
+    assert s["$defs"]["call"]["pattern"] == _JSON_TYPES["call"]["pattern"].replace("|P|X|XX)$", over)
     with pytest.raises(InputError) as e:
         bridgelaw.rule({"code": "wcny-1913", "irregularity": "revoke", "note": "x" * (b.note_max + 1)})
     assert e.value.field == "note"
@@ -298,3 +302,53 @@ def test_no_assert_statement_guards_anything_in_the_package():
     assert not found, "assert statements: " + ", ".join(found)
     text = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "engine" / "bridgelaw").rglob("*.py"))
     assert not re.search(r"^\s*assert ", text, re.M)
+
+
+# ---------------------------------------------------------------- a bid of more than seven
+
+
+_AUCTION_FOUR_HAND = [c for c in bridgelaw.codes() if bridgelaw.load_code(c).game == "auction"
+                      and bridgelaw.load_code(c).players == 4]
+
+
+@pytest.mark.parametrize("code", _AUCTION_FOUR_HAND)
+@pytest.mark.parametrize("bid", ["8NT", "9H", "13C"])
+def test_a_bid_of_more_than_seven_is_ruled_alike_at_the_table_and_from_its_record_and_its_call(code, bid):
+    """The table takes 8NT as an impossible declaration; the incident that records it (the offending call of the
+    auction, or facts.call beside the facts the record shows) is ruled the same."""
+    from bridgelaw.table import Table
+
+    t = Table(code, "S")
+    t.call("S", "1S")
+    at_table = t.call("W", bid).ruling
+    recorded = bridgelaw.rule({"code": code, "irregularity": "impossible_bid", "dealer": "S", "auction": ["1S", bid]})
+    told = bridgelaw.rule({"code": code, "irregularity": "impossible_bid", "dealer": "S", "offender": "W",
+                           "facts": {"call": bid, "previous_bid": "1S", "innocent_side_has_bid": True,
+                                     "innocent_last_bid": "1S"}})
+    view = lambda r: ([e.to_dict() for e in r.effects], [(o.id, [e.to_dict() for e in o.effects]) for o in r.options],
+                      [q.fact for q in r.questions])
+    assert at_table is not None and view(recorded) == view(at_table) == view(told)
+    assert any(bid in n and "more than seven" in n for n in recorded.notes)
+
+
+@pytest.mark.parametrize("inc, field, words", [
+    ({"irregularity": "insufficient_bid", "auction": ["1S", "8NT"]}, "auction[1]", "only as the offending call"),
+    ({"irregularity": "impossible_bid", "auction": ["8NT", "1S"], "offence_at": 1}, "auction[0]", "offending call"),
+    ({"irregularity": "impossible_bid", "auction": ["1S", "8NT", "P", "P", "P"], "offence_at": 1}, "auction[4]",
+     "cannot close on 8NT"),
+    ({"irregularity": "insufficient_bid", "offender": "W", "facts": {"call": "8NT"}}, "facts.call", "impossible_bid"),
+    ({"irregularity": "call_out_of_turn", "offender": "W", "facts": {"call": "8NT"}}, "facts.call", "impossible_bid"),
+    ({"code": "portland-1904", "irregularity": "impossible_bid", "auction": ["8NT"]}, "auction[0]", "straight bridge"),
+    ({"code": "portland-1909", "irregularity": "impossible_bid", "auction": ["1S", "8R"]}, "auction[1]", "R"),
+])
+def test_a_bid_of_more_than_seven_anywhere_else_is_refused_by_its_field(inc, field, words):
+    inc = {"code": "wcny-1913", "dealer": "S", **inc}
+    with pytest.raises(InputError) as e:
+        bridgelaw.rule(inc)
+    assert e.value.field == field and words in e.value.message and cross_field_ok(e.value.field)
+
+
+def cross_field_ok(field):
+    from bridgelaw.incident import cross_field
+
+    return cross_field(field)

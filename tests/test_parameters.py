@@ -163,3 +163,21 @@ def test_labels_are_rendered_with_the_code_s_values():
     lab12 = {o.id: o.label for p in r12 for o in p.options}
     assert lab13["points"].startswith("add 100 points") and lab12["points"].startswith("add 150 points")
     assert lab13["tricks"].startswith("take three tricks")
+
+
+@pytest.mark.parametrize("code_id", CODES)
+def test_a_code_that_confines_a_revoking_side_says_what_it_may_still_score(code_id):
+    """A provision that leaves a side only its honours (honours_only) is scored through the code's
+    revoking_side_scores: a code that gives one states it, and keeps the honours; a code that gives none
+    says it has none (the scorer never reads a default)."""
+    from bridgelaw.values import EffectKind
+
+    code = load_code(code_id)
+    confines = any(e.kind is EffectKind.HONOURS_ONLY
+                   for law in code.laws for p in law.provisions
+                   for e in (*p.effects, *(e for o in p.options for e in o.effects)))
+    stated = code.params.entry("revoking_side_scores.honours")
+    if confines:
+        assert stated is not None and stated.value is True, code_id
+    else:
+        assert code.params.none("revoking_side_scores") is not None, code_id

@@ -30,7 +30,7 @@ def test_honours_and_chicane_are_read_from_the_deal():
 
 
 def test_a_revoke_by_an_adversary_with_tricks_chosen_helps_the_contract_but_earns_no_bonus():
-    s = bridgelaw.score({"code": "wcny-1913", "declarer": "S", "contract": "4HX", "tricks": 8, "honours": "none",
+    s = bridgelaw.score({"code": "wcny-1913", "declarer": "S", "contract": "4HX", "tricks": 8,
                          "revokes": [{"offender": "W", "choice": "tricks"}]})
     assert s.totals()["NS"] == {"trick": 5 * 8 * 2, "honour": 0, "total": 80}
     assert s.totals()["EW"]["total"] == 0
@@ -44,29 +44,28 @@ def test_a_revoking_declarer_scores_only_honours():
 
 def test_one_spade_loss_is_limited_unless_redoubled():
     lim = bridgelaw.score({"code": "wcny-1913", "declarer": "S", "contract": "1SX", "tricks": 2,
-                           "original_one_spade": True, "honours": "none"})
+                           "original_one_spade": True})
     assert lim.totals()["EW"]["honour"] == 100 and lim.entries[0].law == "48"
     red = bridgelaw.score({"code": "wcny-1913", "declarer": "S", "contract": "1SXX", "tricks": 2,
-                           "original_one_spade": True, "honours": "none"})
+                           "original_one_spade": True})
     assert red.totals()["EW"]["honour"] == 5 * 200
 
 
 def test_bid_seven_take_twelve_scores_little_slam_though_the_declaration_fails():
-    s = bridgelaw.score({"code": "wcny-1913", "declarer": "E", "contract": "7H", "tricks": 12, "honours": "none"})
+    s = bridgelaw.score({"code": "wcny-1913", "declarer": "E", "contract": "7H", "tricks": 12})
     assert [(e.side.value, e.points, e.law) for e in s.entries] == [("NS", 50, "47a"), ("EW", 20, "8")]
 
 
 def test_unfinished_rubber_gives_125_to_the_winners_of_a_game():
     s = bridgelaw.score({"code": "wcny-1913", "unfinished": True, "deals": [
-        {"declarer": "S", "contract": "4H", "tricks": 10, "honours": "none"},
+        {"declarer": "S", "contract": "4H", "tricks": 10},
     ]})
     assert s.rubber["winner"] is None
     assert [(e.side.value, e.points, e.law) for e in s.entries][-1] == ("NS", 125, "11")
 
 
 def test_duplicate_premium_for_thirty_trick_points_in_one_deal_and_no_rubbers():
-    s = bridgelaw.score({"code": "wcny-1913-duplicate", "declarer": "S", "contract": "3NT", "tricks": 9,
-                         "honours": "none"})
+    s = bridgelaw.score({"code": "wcny-1913-duplicate", "declarer": "S", "contract": "3NT", "tricks": 9})
     assert (s.entries[-1].points, s.entries[-1].law) == (125, "A")
     with pytest.raises(InputError, match="neither games nor rubbers"):
         bridgelaw.score({"code": "wcny-1913-duplicate", "deals": [{"declarer": "S", "contract": "1S", "tricks": 7}]})
@@ -82,8 +81,8 @@ def test_three_hand_failed_contract_scores_for_both_adversaries_and_honours_by_p
 
 def test_three_hand_rubber_pays_125_a_game_and_250_the_rubber():
     s = bridgelaw.score({"code": "wcny-1913-three-hand", "deals": [
-        {"dummy": "W", "declarer": "S", "contract": "4H", "tricks": 10, "honours": "none"},
-        {"dummy": "W", "declarer": "S", "contract": "3NT", "tricks": 9, "honours": "none"},
+        {"dummy": "W", "declarer": "S", "contract": "4H", "tricks": 10},
+        {"dummy": "W", "declarer": "S", "contract": "3NT", "tricks": 9},
     ]})
     assert s.rubber["winner"] == "S"
     assert s.totals()["S"]["total"] == 32 + 30 + 125 + 125 + 250
@@ -104,7 +103,7 @@ def test_three_hand_an_adversarys_revoke_leaves_both_adversaries_only_their_hono
 
 
 def test_three_hand_a_second_revoke_by_the_other_adversary_is_100():
-    s = _three_hand(contract="2H", tricks=8, honours="none",
+    s = _three_hand(contract="2H", tricks=8,
                     revokes=[{"offender": "N", "choice": "points"}, {"offender": "E"}])
     assert [(e.side.value, e.points, e.reason) for e in s.entries] == [
         ("S", 100, "revoke by N"), ("S", 100, "revoke by E"), ("S", 16, "2 tricks at 8")]
@@ -117,7 +116,7 @@ def test_three_hand_a_declarers_revoke_of_a_made_contract_costs_his_trick_score(
 
 
 def test_three_hand_a_renounce_from_the_dummys_hand_is_ruled_by_law_63_no_penalty():
-    s = _three_hand(contract="2H", tricks=8, honours="none", revokes=[{"offender": "W"}])
+    s = _three_hand(contract="2H", tricks=8, revokes=[{"offender": "W"}])
     assert [(e.side.value, e.points) for e in s.entries] == [("S", 16)]
     assert any("dummy's hand" in n for n in s.notes)
 
@@ -130,7 +129,7 @@ def test_three_hand_both_sides_revoking_score_only_honours():
 
 def test_three_hand_revoke_tricks_count_toward_game_in_a_rubber():
     s = bridgelaw.score({"code": "wcny-1913-three-hand", "deals": [
-        {"dummy": "W", "declarer": "S", "contract": "2NT", "tricks": 7, "honours": "none",
+        {"dummy": "W", "declarer": "S", "contract": "2NT", "tricks": 7,
          "revokes": [{"offender": "E", "choice": "tricks"}]}]})
     assert s.rubber["games"] == {"S": 1}
 
@@ -141,21 +140,21 @@ def test_three_hand_revoke_tricks_count_toward_game_in_a_rubber():
 ])
 def test_three_hand_bad_revokes_name_the_field(revokes, field):
     with pytest.raises(InputError) as err:
-        _three_hand(contract="2H", tricks=8, honours="none", revokes=revokes)
+        _three_hand(contract="2H", tricks=8, revokes=revokes)
     assert err.value.field == field
 
 
 def test_three_hand_chicane_is_still_refused():
     with pytest.raises(InputError) as err:
-        _three_hand(contract="2H", tricks=8, honours="none", chicane=["N"])
+        _three_hand(contract="2H", tricks=8, chicane=["N"])
     assert err.value.field == "chicane"
 
 
 def test_a_dummys_renounce_caps_no_side_at_twenty_eight():
     # american-1905 law 89 holds a revoking side to 28 toward game; the dummy cannot revoke (law 65)
-    s = bridgelaw.score({"code": "american-1905", "declarer": "S", "contract": "H", "tricks": 10, "honours": "none",
+    s = bridgelaw.score({"code": "american-1905", "declarer": "S", "contract": "H", "tricks": 10,
                          "revokes": [{"offender": "N"}]})
     assert s.totals()["NS"]["trick"] == 32
-    s = bridgelaw.score({"code": "american-1905", "declarer": "S", "contract": "H", "tricks": 10, "honours": "none",
+    s = bridgelaw.score({"code": "american-1905", "declarer": "S", "contract": "H", "tricks": 10,
                          "revokes": [{"offender": "S"}]})
     assert s.totals()["NS"]["trick"] <= 28

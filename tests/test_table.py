@@ -1156,9 +1156,10 @@ def _random_step(t: Table, rnd: random.Random) -> None:
             card = rnd.choice(sorted({c for s in "NESW" for c in t.hand(s)}))
         _refused_moves_nothing(t, t.apply, opt.id if opt else None, by=opt.chooser if opt else None,
                                suit=rnd.choice("CDHS"), card=card)
-        if t.pending_ruling is r and r.facts.get("established") is False:  # a correction needs its card
+        played = t.current_trick or (t.tricks[-1].cards if t.tricks else ())
+        if t.pending_ruling is r and r.facts.get("established") is False and played:  # a correction needs its card
             seat = r.facts["offender"].value
-            led = (t.current_trick or t.tricks[-1].cards)[0][1][0]
+            led = played[0][1][0]
             follow = [c for c in t.hand(seat) if c[0] == led]
             if follow:
                 _refused_moves_nothing(t, t.apply, opt.id if opt else None, by=opt.chooser if opt else None,

@@ -103,9 +103,7 @@ def _played(code: Code, st: "TableState", contract: str | None, tricks: int | No
     if _original_one_spade(code, st):
         res["original_one_spade"] = True
     if st.deal:
-        res["deal"] = st.deal
-    else:
-        res["honours"] = "none"
+        res["deal"] = st.deal  # without the cards the honours are not known: the result leaves them out
     return res
 
 

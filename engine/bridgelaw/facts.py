@@ -19,7 +19,7 @@ from .errors import InputError, did_you_mean
 from .catalogue import FactSpec, Kind, coerce_fact, derivation_order, load_kinds
 from . import incidentcode
 from .seats import ThreeHand, model_for
-from .values import Call, CallKind, Seat
+from .values import OVER_SEVEN_RE, Call, CallKind, OverSeven, Seat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
@@ -156,6 +156,12 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
             allowed = sorted(set(kind.facts) | set(common))
             raise InputError(f"facts.{name}", f"not a fact of {kind_id}" + did_you_mean(name, allowed)
                              + f"; its facts are {', '.join(allowed)}")
+        if name == "call" and isinstance(value, str) and OVER_SEVEN_RE.match(value):  # a bid of more than seven
+            if kind_id != "impossible_bid":
+                raise InputError(f"facts.{name}", f"{value} is a bid of more than seven: an impossible declaration, "
+                                 "ruled as irregularity impossible_bid")
+            f[name] = OverSeven(value, f"facts.{name}")
+            continue
         f[name] = _coerce(name, spec, value)
         incidentcode.check_fact(code, kind, spec, f[name])
     given = dict(f)
@@ -174,6 +180,8 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
         kind_id = "pass_out_of_turn"
         kind = kinds[kind_id]
         f.pop("call", None)
+    if isinstance(f.get("call"), OverSeven) and not inc.has_auction:
+        _over_seven(code, f.pop("call"), f, notes, "facts.call")
     if not inc.has_auction and kind_id in ("insufficient_bid", "impossible_bid") \
             and isinstance(f.get("call"), Call) and isinstance(f.get("previous_bid"), Call):
         call, prev = f["call"], f["previous_bid"]
@@ -523,7 +531,21 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
         f.setdefault("condoned", any(adverse[s] for s in seats[at + 1:len(calls)]))
         before = calls[:at]
         prev_i = next((i for i in range(at - 1, -1, -1) if before[i].is_bid), None)
-        if kind_id in ("insufficient_bid", "impossible_bid"):
+        if isinstance(call, OverSeven):  # an impossible declaration: no call the record can go on from
+            del f["call"]
+            _over_seven(code, call, f, notes, f"auction[{at}]")
+            if at + 1 < len(calls) and all(c.kind is CallKind.PASS for c in calls[at + 1:]) \
+                    and len(calls) - at - 1 >= n - 1:
+                raise InputError(f"auction[{len(calls) - 1}]", f"the auction cannot close on {call.text}, a bid of "
+                                 "more than seven: end the record with it (or with the calls that followed it "
+                                 "before the penalty was demanded, short of closing the auction)")
+            if prev_i is not None:
+                f["previous_bid"] = before[prev_i]
+            innocent = [c for c, s in zip(before, seats) if c.is_bid and adverse[s]]
+            f["innocent_side_has_bid"] = bool(innocent)
+            if innocent:
+                f["innocent_last_bid"] = innocent[-1]
+        elif kind_id in ("insufficient_bid", "impossible_bid"):
             if not call.is_bid:
                 raise InputError(f"auction[{at}]", f"{call.text} is not a bid; an {kind_id.replace('_', ' ')} "
                                  "must be a bid")
@@ -581,6 +603,19 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
         f.setdefault("contract", result.contract)
     return kind_id
 
+
+
+def _over_seven(code: Code, call: OverSeven, f: dict[str, Any], notes: list[str], where: str) -> None:
+    """A bid of more than seven: the facts the ruling reads from it (the bid made seven in its strain), the call
+    itself being none a law can hold."""
+    if code.game != "auction":
+        raise InputError(where, f"{call.text}: under {code.id} (straight bridge) a declaration names a trump, never a "
+                         "number of tricks, so no bid is of more than seven")
+    if call.strain is None or call.strain.value not in (code.params.get("trick_values") or {}):
+        raise InputError(where, f"{code.id} has no {call.strain.value if call.strain else call.text} declaration")
+    f.setdefault("seven_call", seven_call(code, _strain(call)))
+    notes.append(f"{call.text} is a bid of more than seven: an impossible declaration (the bid made seven in the "
+                 f"suit named is {f['seven_call'].text}).")
 
 
 def three_hand_players(dealer: Seat, calls: tuple[Call, ...], kind_id: str, f: dict[str, Any],

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from .errors import InputError, UnknownCodeError, did_you_mean
 from .incidentbounds import _Bounds, _bounds, _fact_value, _is_int, schema
-from .values import Call, Seat
+from .values import OVER_SEVEN_RE, Call, OverSeven, Seat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
@@ -88,10 +88,17 @@ def _seat(v: Any, where: str, b: _Bounds) -> Seat:
     raise InputError(where, f"expected a seat N, E, S or W, got {v!r:.60}{hint}")
 
 
-def _call(v: Any, where: str, b: _Bounds) -> Call:
+def _call(v: Any, where: str, b: _Bounds, impossible: bool = False) -> Call:
+    """A call of the record; ``impossible``: the offending call of an impossible bid, which may be a bid of more
+    than seven (an impossible declaration, :class:`OverSeven`)."""
     if isinstance(v, Call):
         return v
     if isinstance(v, str) and b.call_re.search(v):
+        if OVER_SEVEN_RE.match(v):
+            if impossible:
+                return OverSeven(v, where)
+            raise InputError(where, f"{v} is a bid of more than seven: an impossible declaration, which a record holds "
+                             "only as the offending call of an impossible_bid (auction[offence_at], or its last call)")
         return Call(v, where)
     if not isinstance(v, str):
         raise InputError(where, f"expected a call such as 1S, 2NT, P, X or XX, got {v!r:.60}")
@@ -172,7 +179,9 @@ def read_incident(data: Any) -> Incident:
             raise InputError("auction", f"expected a list of calls, e.g. [1S, P, 1C]; got {auction_raw!r:.60}")
         if len(auction_raw) > b.auction_max:
             raise InputError("auction", f"{len(auction_raw)} calls: an auction record holds at most {b.auction_max}")
-        calls = tuple(_call(c, f"auction[{i}]", b) for i, c in enumerate(auction_raw))
+        at_raw = data.get("offence_at")
+        offending = (at_raw if _is_int(at_raw) else len(auction_raw) - 1) if kind == "impossible_bid" else -1
+        calls = tuple(_call(c, f"auction[{i}]", b, i == offending) for i, c in enumerate(auction_raw))
     who: tuple[Seat, ...] = ()
     callers_raw = data.get("callers")
     if callers_raw is not None:
@@ -276,6 +285,7 @@ def incident_schema(code_ids: list[str], kind_ids: list[str] | None = None) -> d
         "as many callers as calls, and offence_at an index into auction",
         "the callers following a rotation the laws allow",
         "the offending call of a kind whose record holds it being that kind of call",
+        "a bid of more than seven only as the offending call of an impossible_bid",
         "what the auction record shows (the offender, the declarer, the requisite bid) agreeing with what is given",
         "three-hand: in the play, the dummy opposite the declarer is no player; the parts of the players distinct",
     ]

@@ -27,6 +27,7 @@ __all__ = [
     "Suit",
     "CallKind",
     "Call",
+    "OverSeven",
     "Card",
     "EffectKind",
     "Effect",
@@ -221,6 +222,36 @@ class Call:
 
     def __hash__(self) -> int:
         return hash(("Call", self.text))
+
+
+#: A bid of more than seven, as an incident writes it (8NT ... 99C): an impossible declaration.
+OVER_SEVEN_RE = re.compile(r"^([89]|[1-9][0-9])(C|D|H|S|R|NT)$")
+
+
+class OverSeven(Call):
+    """A bid of more than seven (``OverSeven('8NT')``): no call an auction can hold, but the impossible declaration
+    an incident records as the offending call of an ``impossible_bid``. It is never kept among the calls read by
+    spelling, so nothing that reads a call by its text takes one for a call; the referee reads only its strain."""
+
+    __slots__ = ()
+
+    def __new__(cls, text: str, field_name: str = "call") -> "OverSeven":
+        m = OVER_SEVEN_RE.match(text) if isinstance(text, str) else None
+        if m is None:
+            raise InputError(field_name, f"expected a bid of more than seven such as 8NT, got {text!r:.60}")
+        self = object.__new__(cls)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "kind", CallKind.BID)
+        object.__setattr__(self, "level", int(m.group(1)))
+        object.__setattr__(self, "strain", Strain(m.group(2)))
+        object.__setattr__(self, "is_bid", True)
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (OverSeven, (self.text,))
+
+    def __repr__(self) -> str:
+        return f"OverSeven({self.text!r})"
 
 
 _RANKS = "23456789TJQKA"

@@ -878,9 +878,7 @@ def _from_tags(g: PbnGame, code: str, dealer_v: str | None, deal: str | None, de
     result: dict[str, Any] = {"code": code, "declarer": declarer.value, "contract": bid + "X" * doubled,
                               "tricks": stated[0]}
     if deal:
-        result["deal"] = deal
-    else:
-        result["honours"] = "none"
+        result["deal"] = deal  # without one the honours are not known, and not scored (the note says so)
     if dealer_v:
         result["dealer"] = seat_of(dealer_v, "Dealer", _tag_where(g, "Dealer")).value
     try:
@@ -891,6 +889,8 @@ def _from_tags(g: PbnGame, code: str, dealer_v: str | None, deal: str | None, de
     res.score, res.status, res.source = {k: v["total"] for k, v in s.totals().items()}, SCORED, "result"
     res.notes.append("no auction recorded: [Contract], [Declarer] and [Result] scored as stated, unrefereed")
     res.notes.extend(s.notes)  # what the score presumed (a limit not applied for want of the dealer) is said
+    if not deal:
+        res.notes.append("no [Deal]: the honours are not known, and none are scored")
     return None
 
 

@@ -14,6 +14,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ..values import Seat, Side, Strain
+from .deal import COUNT_KEYS as _COUNT_KEYS
 from .model import Row
 from .plan import ContractPlan, plan_of
 from .revokes import revoke_effects
@@ -23,11 +24,6 @@ from .sheet import Sheet
 __all__ = ["Partnerships", "Players", "PARTNERSHIPS", "score_core", "play", "premium", "cap_entries", "variant_of"]
 
 Who = Side | Seat
-# what a revoking side still scores: its honours (and chicane), the penalties the other side pays it, and the
-# penalty points other laws gave it
-_KEPT_BY_REVOKERS = frozenset({"honours", "chicane", "revoke", "penalty"})
-
-
 _REVOKES: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # Partnerships.revokes, remembered
 
 
@@ -158,9 +154,6 @@ def _transfer_note(rules: Rules, n: int, frm: str, to: str, law: str) -> str:
                "they count as tricks won, but earn no slam."))
 
 
-_COUNT_KEYS = ("", "one", "two", "three", "four", "five")  # honours.by_player.trump, by how many one hand holds
-
-
 class Players(Partnerships):
     """Three-hand: each player scores for himself; the declarer plays his hand and the dummy, and the two
     adversaries are partners for the hand (T7). The declaring side's score is the declarer's; the adversaries'
@@ -287,8 +280,9 @@ def score_core(rules: Rules, sheet: Sheet, who: Partnerships, where: str = ""
     if rules.premium is not None:
         premium(rules, declaring + defending, out)
 
-    if only:  # a revoking side scores nothing but honours (and, under some codes, chicane)
-        out = [e for e in out if e[0] not in only or e[5] in _KEPT_BY_REVOKERS]
+    if only:  # a revoking side scores only what the code's revoking_side_scores keeps (its honours, ...)
+        kept = rules.revoking_keeps
+        out = [e for e in out if e[0] not in only or e[5] in kept]
     if revokers and rules.revoking_no_slam:  # 1904 law 90, V: no Grand Slam or Little Slam, that hand
         barred = {side._value_ for side in revokers}
         out = [e for e in out if not (e[5] == "slam" and e[0] in barred)]

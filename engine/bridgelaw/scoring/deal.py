@@ -14,7 +14,8 @@ from typing import Any
 from ..errors import InputError
 from ..values import Card, Seat, Side, Strain
 
-__all__ = ["Hands", "read_hands", "read_card_hands", "parse_deal", "honours_of", "honour_counts", "voids"]
+__all__ = ["Hands", "read_hands", "read_card_hands", "parse_deal", "honours_of", "held_of", "honour_counts", "voids",
+           "COUNT_KEYS"]
 
 Hands = dict[Seat, tuple[str, str, str, str]]  # seat -> ranks held in spades, hearts, diamonds, clubs
 
@@ -205,6 +206,12 @@ def honours_of(deal: Mapping[Seat, object], strain: Strain) -> tuple[Side, str] 
     else:
         counts = _counts_any(deal, strain)
         pairs = tuple((side, counts[x], counts[y]) for side, x, y in _SIDES)
+    return held_of(pairs, strain)
+
+
+def held_of(pairs: tuple[tuple[Side, int, int], ...], strain: Strain) -> tuple[Side, str] | None:
+    """Which side holds honours and how (the key of a code's honours table), or None, from the honours (aces at
+    no trumps) each hand of each side holds: ``((side, one hand's count, the other's), ...)``."""
     if strain is Strain.NT:
         for side, a, b in pairs:
             if a == 4 or b == 4:
@@ -231,6 +238,10 @@ def honours_of(deal: Mapping[Seat, object], strain: Strain) -> tuple[Side, str] 
             return side, "four_between_partners"
         return side, "three_between_partners"
     return None
+
+
+# honours.by_player.trump (three-hand), keyed by how many honours one player holds
+COUNT_KEYS = ("", "one", "two", "three", "four", "five")
 
 
 def _aces(suits: Any) -> int:

@@ -25,7 +25,7 @@ from .deal import honours_of, read_card_hands, read_hands, voids
 from .model import Row, Score
 from .plan import ContractPlan, Plan
 from .sheet import _MAX_TEXT as _MAX_NOTE  # the edge's bound on a note
-from .sheet import MAX_LIST, Revoke, Sheet, original_one_spade
+from .sheet import MAX_LIST, Revoke, Sheet, none_possible, original_one_spade
 
 __all__ = ["PLAIN_KEYS", "score_plain", "plain_rows"]
 
@@ -121,8 +121,8 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
         row = got
         if revoked:  # the deal core reads the holding (a side and its key)
             held = (_SIDES[side], held_key)
-    elif h is not None and h != "none":
-        return None
+    elif h is not None and (h != "none" or not none_possible(plan.rules, cp.contract.strain)):
+        return None  # 'none' where the code's table always scores a side's honours: the general path refuses it
     seat, declaring, defending = seated
     original, spade_note = False, ""
     if flag is not None or cp.level == 1:

@@ -50,6 +50,7 @@ class Rules:
     doubling_limit: int | None
     revoking_cap: Cite | None
     revoking_no_slam: bool
+    revoking_keeps: frozenset[str]  # the kinds of row a side that revoked may still score (revoking_side_scores)
     premium: Cite | None
     premium_trick_points: int
     rubbers: bool
@@ -85,6 +86,14 @@ def _table(p: Any, path: str) -> dict[str, Cite]:
     return {c.path.rsplit(".", 1)[1]: (int(c.value), c.law) for c in p.flat() if c.path.startswith(path + ".")}
 
 
+# what each entry of ``revoking_side_scores`` keeps: the kind of row the scorer writes for it
+_REVOKERS_ROWS = {"honours": "honours", "chicane": "chicane", "penalties": "penalty", "revoke_penalties": "revoke"}
+
+
+def _revoking_keeps(p: Any) -> frozenset[str]:
+    return frozenset(row for entry, row in _REVOKERS_ROWS.items() if p.get("revoking_side_scores", {}).get(entry))
+
+
 def rules_of(code: Code) -> Rules:
     """The code's scoring rules, bound once (kept on the code object)."""
     hit = code.__dict__.get("_scoring_rules")
@@ -116,6 +125,7 @@ def rules_of(code: Code) -> Rules:
         doubling_limit=p.get("doubling_limit"),
         revoking_cap=_cite(p, "revoking_side_max_score"),
         revoking_no_slam=bool(p.get("revoking_side_barred_from_slam")),
+        revoking_keeps=_revoking_keeps(p),
         premium=_cite(p, "deal_premium"), premium_trick_points=int(p.get("deal_premium_trick_points", 0)),
         rubbers=bool(p["rubbers"]), rubber_games=int(p["rubber_games"]), game_points=int(p["game_points"]),
         rubber_bonus=_cite(p, "rubber_bonus"), unfinished_rubber_game=_cite(p, "unfinished_rubber_game"),

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import InputError, did_you_mean
 from ..values import Seat, Side, Strain
-from .deal import Hands, honour_counts, honours_of, read_card_hands, read_hands, voids
+from .deal import COUNT_KEYS, Hands, held_of, honour_counts, honours_of, read_card_hands, read_hands, voids
 from .model import Contract
 from .rules import Rules
 
@@ -253,8 +253,49 @@ def _revokes(result: Mapping[str, Any], where: str) -> tuple[Revoke, ...]:
 # Honours and chicane
 
 
+def none_possible(rules: Rules, strain: Strain) -> bool:
+    """Whether the honours can fall so that the code's table scores no side's: some way of dealing the five trump
+    honours (the four aces at no trumps) among the four hands that gives no entry of the table (worked out once
+    for each code and kind of declaration, and kept on its rules)."""
+    memo: dict[bool, bool] | None = rules.__dict__.get("_none_possible")
+    if memo is None:
+        memo = {}
+        object.__setattr__(rules, "_none_possible", memo)
+    nt = strain is Strain.NT
+    hit = memo.get(nt)
+    if hit is None:
+        hit = memo[nt] = _none_possible(rules, strain)
+    return hit
+
+
+def _none_possible(rules: Rules, strain: Strain) -> bool:
+    n = 4 if strain is Strain.NT else 5
+    table = rules.honours_no_trump if strain is Strain.NT else rules.honours_trump
+    for north in range(n + 1):
+        for east in range(n + 1 - north):
+            for south in range(n + 1 - north - east):
+                held = held_of(((Side.NS, north, south), (Side.EW, east, n - north - east - south)), strain)
+                if held is None or held[1] not in table:
+                    return True
+    return False
+
+
+def _refuse_none(rules: Rules, strain: Strain, where: str) -> None:
+    table = rules.honours_no_trump if strain is Strain.NT else rules.honours_trump
+    law = next(iter(table.values()))[1] if table else "?"
+    what = ("the four aces are all dealt, and however they fall" if strain is Strain.NT else
+            "the five trump honours are all dealt, and however they fall (three or more always lie with one side)")
+    raise InputError(f"{where}honours", f"'none' cannot be under {rules.id} at {'no trumps' if strain is Strain.NT else 'a trump declaration'}"
+                     f": {what}, law {law} scores one side's; give {{side: NS|EW, held: {'|'.join(table)}}}, or "
+                     "the deal (or leave honours out where the sheet does not record them)")
+
+
 def _stated_honours(rules: Rules, h: Any, strain: Strain, where: str) -> tuple[Side, str] | None:
-    if h is None or h == "none":
+    if h is None:
+        return None
+    if h == "none":
+        if not none_possible(rules, strain):
+            _refuse_none(rules, strain, where)
         return None
     if type(h) is dict and type(h.get("held")) is str and type(h.get("side")) is str and h["side"] in _SIDE:
         if len(h) != 2:
@@ -307,7 +348,15 @@ def _check_against_voids(held: tuple[Side, str] | None, void: tuple[Seat, ...], 
 
 def _three_hand_counts(rules: Rules, h: Any, strain: Strain, declarer: Seat, dummy: Seat,
                        players: tuple[Seat, ...], where: str) -> dict[Seat, tuple[int, int]]:
-    if h is None or h == "none":
+    if h is None:
+        return {}
+    if h == "none":
+        if not _none_possible_by_player(rules, strain):
+            law = next(iter((rules.by_player_no_trump if strain is Strain.NT else rules.by_player_trump).values()))[1]
+            raise InputError(f"{where}honours", f"'none' cannot be under {rules.id}: the {'four aces' if strain is Strain.NT else 'five trump honours'} "
+                             f"are all dealt to the players (the dummy's counted in the declarer's), and law {law} scores "
+                             f"every player's; give each player's count, e.g. {{{declarer.value}: {2 if strain is Strain.NT else 3}, {players[-1].value if players[-1] is not declarer else players[0].value}: 2}}, "
+                             "or the deal (or leave honours out where the sheet does not record them)")
         return {}
     if not isinstance(h, Mapping):
         raise InputError(f"{where}honours", "three-hand: expected {<seat>: count, ...} per player (the declarer's "
@@ -325,6 +374,19 @@ def _three_hand_counts(rules: Rules, h: Any, strain: Strain, declarer: Seat, dum
         raise InputError(f"{where}honours", f"a deal holds {most} {what}; these counts add up to "
                          f"{sum(n for n, _ in out.values())}")
     return out
+
+
+def _none_possible_by_player(rules: Rules, strain: Strain) -> bool:
+    """Three-hand: whether the honours (aces) can fall among the three players so that the code's table scores no
+    player's (each player's count, the declarer's with the dummy's)."""
+    if strain is Strain.NT:
+        return not rules.by_player_no_trump.get("each_ace", (0, ""))[0]
+    table = rules.by_player_trump
+    for a in range(6):
+        for b in range(6 - a):
+            if not any(k and COUNT_KEYS[k] in table and table[COUNT_KEYS[k]][0] for k in (a, b, 5 - a - b)):
+                return True
+    return False
 
 
 def _counts_from_deal(hands: Hands, strain: Strain, declarer: Seat, dummy: Seat,
