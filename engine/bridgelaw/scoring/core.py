@@ -282,6 +282,8 @@ def score_core(rules: Rules, sheet: Sheet, who: Partnerships, where: str = ""
          no_trick, out, notes)
     # honours and chicane, by the holders, at the undoubled trick value
     who.honours(rules, sheet, cp, out)
+    if sheet.honours_note:
+        notes.append(sheet.honours_note)
     if not who.PENALTIES_FIRST:
         _penalties(sheet, out)
     if rules.premium is not None:
