@@ -304,3 +304,17 @@ def test_a_maker_who_is_neither_the_dealer_nor_his_partner_is_asked_again_not_ru
     assert "maker" not in state["answers"].get("facts", {})
     state = round_(desk, {"answers": state["answers"], "key": "facts.maker", "answer": "S"})
     assert state["step"] is None and state["ruling"]["options"][0]["chooser"] == "S"
+
+
+@pytest.mark.parametrize("dealer, makers", [("N", ["N", "S"]), ("E", ["E", "W"])])
+def test_the_maker_menu_offers_only_the_dealer_and_his_partner(desk, dealer, makers):
+    # the seat model's one rule (SeatModel.makers), which the edge also holds the answer to
+    answers = {"code": "portland-1904", "irregularity": "consultation_on_doubling", "offender": "W",
+               "dealer": dealer}
+    if dealer == "E":
+        answers["offender"] = "N"
+    state = round_(desk, {"answers": answers})
+    step = state["step"]
+    assert step["key"] == "facts.maker"
+    assert [c["value"] for c in step["choices"]] == makers
+    assert [s for s in "NESW" if f"({s})" in step["format"]] == sorted(makers, key="NESW".index)

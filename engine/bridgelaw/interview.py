@@ -547,6 +547,11 @@ class Interview:
             return Step(key, q.ask, "yes or no", "no", (Choice(1, "yes", "yes"), Choice(2, "no", "no")),
                         problem=problem)
         if q.type == "seat":
+            if q.fact == "maker" and self.dealer is not None:  # the seat model says who can have made it
+                seats = tuple(s.value for s in code.seats.makers(Seat(self.dealer)))
+                return Step(key, q.ask, "a seat: " + " or ".join(f"{_SEAT_NAMES[s]} ({s})" for s in seats),
+                            _SEAT_NAMES[seats[0]], tuple(Choice(i + 1, s, _SEAT_NAMES[s]) for i, s in
+                                                         enumerate(seats)), problem=problem)
             return Step(key, q.ask, "a seat: North, East, South or West (N, E, S, W)", "North",
                         tuple(Choice(i + 1, s, _SEAT_NAMES[s]) for i, s in enumerate(self._seats())), problem=problem)
         if q.type == "side":
