@@ -14,6 +14,11 @@ input it times before anything is timed:
   hands by seat as a table holds them (``score(result, hands=...)``, what Table.score() hands over);
 - rubber: a hand-written wcny-1913 rubber scorer (games, the rubber bonus) on rubbers of random deals.
 
+A contract plan remembers the rows of each play it scores (the declaring side, the tricks and the one-spade facts
+settle them: :attr:`bridgelaw.scoring.plan.ContractPlan.played`), so a later run of a chunk finds them made; the
+duplicate and rubber sections each print a line more with that memory emptied before every chunk (``each play
+afresh``), the cost of a sheet whose play is new.
+
 Each is timed interleaved with its baseline on the same inputs, chunk by chunk (each side keeps the results of a
 chunk until it is timed, then drops them), the best of several runs on each chunk, with the garbage collector left
 on; each line prints its ratio and its target. Targets (issue 18): duplicate and rubber scoring within 2x the
@@ -217,6 +222,19 @@ def main() -> None:
     line("duplicate", "hand-written scorer", t_hand * us, "deal")
     line("duplicate", "bridgelaw.score", t_ours * us, "deal", t_hand * us, "target <= 2.00x, citations kept")
     line("duplicate", "bridgelaw.score().totals()", t_tot * us, "deal", t_hand * us, "target <= 2.00x")
+    from bridgelaw.scoring import _PLANS
+
+    def afresh(code_id: str) -> None:  # the plays each contract plan remembers, forgotten
+        for cp in _PLANS[code_id].contracts.values():
+            cp.played.clear()
+
+    def dup_afresh(sl: slice) -> list:
+        afresh("wcny-1913-duplicate")
+        return [score(r) for r in dup[sl]]
+
+    t_hand2, t_afresh = best_of([lambda sl: [hand_deal(r, True) for r in dup[sl]], dup_afresh], n, runs, CHUNK)
+    line("duplicate", "bridgelaw.score, each play afresh", t_afresh * us, "deal", t_hand2 * us,
+         "no play remembered from an earlier chunk")
     try:
         from endplay.types import Contract, Denom, Penalty, Player, Vul
 
@@ -279,6 +297,15 @@ def main() -> None:
     ur = 1e6 / len(plain_rubbers)
     line("rubber", "hand-written scorer", t_hr * ur, "rubber")
     line("rubber", "bridgelaw.score", t_or * ur, "rubber", t_hr * ur, "target <= 2.00x")
+
+    def rubbers_afresh(sl: slice) -> list:
+        afresh("wcny-1913")
+        return [score(r) for r in plain_rubbers[sl]]
+
+    t_hr2, t_afresh = best_of([lambda sl: [hand_rubber(d) for d in full[sl]], rubbers_afresh], len(plain_rubbers),
+                              runs, CHUNK // 10)
+    line("rubber", "bridgelaw.score, each play afresh", t_afresh * ur, "rubber", t_hr2 * ur,
+         "no play remembered from an earlier chunk")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ handed over by seat score as the deal string they come from, and bad hands are r
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -15,8 +16,9 @@ from hypothesis import strategies as st
 
 import bridgelaw
 from bridgelaw import InputError
-from bridgelaw.scoring import _PLANS, score, score_general
+from bridgelaw.scoring import _PLANS, rules_of, score, score_general
 from bridgelaw.scoring.fast import PLAIN_KEYS, score_plain
+from bridgelaw.scoring.model import Score
 
 from scoresheets import HELD, codes, random_deal, random_sheet, schema_valid
 
@@ -333,3 +335,56 @@ def test_the_deal_a_table_remembers_for_the_scorer_is_the_one_the_scorer_reads()
             remembered += 1
             assert kept == read and list(kept) == list(read), text
     assert remembered > 200
+
+
+def test_a_play_a_contract_plan_remembers_scores_as_the_play_made_afresh_and_as_the_general_path():
+    # each contract plan keeps the rows of the plays it has scored (plan.ContractPlan.played): a sheet met again
+    # takes them from there, and scores as it did the first time, with the memory emptied, and without the fast path
+    rnd = random.Random(18)
+    sheets = [random_sheet(rnd) for _ in range(300)]
+    sheets += [dict(s) for s in sheets[:100]]  # met again
+    hits = 0
+    for sheet in sheets:
+        want = outcome(score_general, sheet)
+        code = sheet.get("code")
+        p = _PLANS.get(code) if isinstance(code, str) else None
+        kept = sum(len(cp.played) for cp in p.contracts.values()) if p is not None else 0
+        assert outcome(score, sheet) == want, sheet
+        if p is not None:
+            hits += kept > 0 and kept == sum(len(cp.played) for cp in p.contracts.values())
+            for cp in p.contracts.values():
+                cp.played.clear()
+        assert outcome(score, sheet) == want, sheet  # afresh
+        assert outcome(score, sheet) == want, sheet  # remembered
+    assert hits > 50  # the memory is there to be tested
+
+
+def test_a_rubbers_deals_are_made_when_read_each_the_score_of_its_deal_alone():
+    from bridgelaw.scoring.model import Deals
+
+    rnd = random.Random(7)
+    with_rubbers = [c for c, _, _, _ in codes() if rules_of(bridgelaw.load_code(c)).rubbers]
+    rubbers = made = 0
+    for _ in range(300):
+        code = rnd.choice(with_rubbers)
+        sheet = {"code": code, "deals": [{k: v for k, v in random_sheet(rnd, code).items() if k != "code"}
+                                         for _ in range(rnd.randint(1, 8))]}
+        try:
+            s = score(sheet)
+        except InputError:
+            continue
+        rubbers += 1
+        kept = s._more["deals"]  # type: ignore[index]
+        copy = pickle.loads(pickle.dumps(s))  # (pickled: its deals made first)
+        deals = s.deals
+        assert type(kept) is Deals and type(deals) is tuple and s.deals is deals
+        assert all(type(d) is Score for d in deals) and len(deals) == len(kept)
+        made += sum(type(k) is not Score for k in kept)
+        assert copy == s == score_general(sheet) and copy.deals == deals
+        code = sheet["code"]
+        for d, given in zip(deals, sheet["deals"]):
+            alone = {**given, "code": code}
+            if _PLANS[code].four_hand and "new_deal" not in given and set(alone) <= PLAIN_KEYS \
+                    and not (given.get("revokes") and _PLANS[code].rules.revoking_cap is not None):
+                assert d == score(alone), given  # a plain deal scores in the rubber as it does alone
+    assert rubbers > 30 and made > 40  # rubbers scored, and plain deals among them kept as rows until read

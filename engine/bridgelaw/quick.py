@@ -13,6 +13,8 @@ the same kind, facts, presumptions and notes.
 
 from __future__ import annotations
 
+import itertools
+import operator
 
 from .bids import bid_table
 from .catalogue import coerce_fact
@@ -36,6 +38,7 @@ _KEYS = frozenset(("code", "irregularity", "dealer", "declarer", "offender", "au
 #: The kinds whose auction record it derives; a record of another kind is left to the general path.
 _BIDS = ("insufficient_bid", "impossible_bid")
 _PASS = CallKind.PASS
+_new = Facts.__new__
 #: Facts an auction record shows: given beside one, the general path compares them with it.
 _RECORDED = frozenset(("succeeding_player", "third_player", "succeeding_player_has_bid", "succeeding_player_last_bid",
                        "third_player_has_bid", "third_player_last_bid", "doubled_player", "other_player", "call",
@@ -44,9 +47,12 @@ _RECORDED = frozenset(("succeeding_player", "third_player", "succeeding_player_h
 
 
 class _Code:
-    """What the quick path keeps for one code: the calls of its strains by spelling, its settlers by kind."""
+    """What the quick path keeps for one code: the calls of its strains by spelling, its settlers by kind, and
+    what each incident would otherwise look up (the catalogue, the schema's bounds, the seat model's rotations
+    and adversaries, the bid table's answers for each pair of bids), taken once from where each is defined."""
 
-    __slots__ = ("code", "calls", "settlers", "model", "bids", "closing", "least")
+    __slots__ = ("code", "calls", "settlers", "model", "bids", "closing", "least", "common", "kinds", "bounds",
+                 "rotations", "adverse", "pairs")
 
     def __init__(self, code: Code) -> None:
         self.code = code
@@ -58,6 +64,23 @@ class _Code:
         self.least = code.players  # (a bid, a pass by each other player and one call more)
         self.calls: dict[str, Call] = {}
         self.settlers: dict[str, Callable[[dict[str, Any], list[str]], Facts]] = {}
+        self.common, self.kinds = load_kinds()
+        self.bounds = b = _bounds()
+        seats = tuple(_SEAT_BY_TEXT.values())
+        #: each dealer's rotation, as long as the longest record the schema allows (and one call more)
+        self.rotations = {d: self.model.rotation(d, b.auction_max + 1) for d in seats}
+        self.adverse = {s: self.model.adverse_to(s) for s in seats}
+        #: (bid, the bid before it) by their spellings: (higher?, the requisite bid, the seven call), as asked
+        self.pairs: dict[tuple[str, str], tuple[bool, Call | None, Call]] = {}
+
+    def pair(self, call: Call, prev: Call) -> tuple[bool, Call | None, Call]:
+        """What the bid table says of ``call`` over ``prev`` (remembered: the bids are few)."""
+        t = self.bids
+        strain = call.strain._value_  # type: ignore[union-attr]  # (a bid: it has a strain)
+        hit = (t.higher(call, prev), t.requisite(call, prev), t.seven_call(strain))
+        if len(self.pairs) < 4096:
+            self.pairs[call.text, prev.text] = hit
+        return hit
 
     def learn(self, raw: list[Any]) -> bool:
         """Remember each spelling of ``raw`` that is a call already read, of a strain the code has."""
@@ -71,12 +94,8 @@ class _Code:
         return True
 
 
-
-def _of(code_id: str) -> _Code | None:
+def _of(code: Code) -> _Code | None:
     """The quick path's record of a code this process has loaded (four players only)."""
-    code = loaded(code_id)
-    if code is None:
-        return None
     ctx = code.__dict__.get("_quick")
     if ctx is None:
         if type(code.seats) is not FourHand:
@@ -94,15 +113,17 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
     code_id, kind_id = g("code"), g("irregularity")
     if type(code_id) is not str or type(kind_id) is not str:
         return None
-    ctx = _of(code_id)
+    code = loaded(code_id)
+    if code is None:
+        return None
+    ctx = code.__dict__.get("_quick") or _of(code)
     if ctx is None:
         return None
-    code = ctx.code
-    b = _bounds()
+    b = ctx.bounds
     note = g("note")
     if note is not None and (type(note) is not str or len(note) > b.note_max):
         return None
-    common, kinds = load_kinds()
+    common, kinds = ctx.common, ctx.kinds
     kind = kinds.get(kind_id)
     if kind is None or (kind.no_offender and "offender" in data):
         return None
@@ -128,7 +149,7 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
     if at is not None and (raw is None or type(at) is not int or not 0 <= at < len(calls)):
         return None
     given = g("facts")
-    f: dict[str, Any] = {}
+    f = _new(Facts)  # (made whole by the settler, without a copy: Facts.__init__ would copy it)
     if given:
         if type(given) is not dict or len(given) > b.facts_max or (raw is not None and not _RECORDED.isdisjoint(given)):
             return None  # (facts beside the record are compared with it by the general path)
@@ -207,10 +228,10 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
 
     code = ctx.code
 
-    ns: dict[str, Any] = {**namespace_base(), "_Facts": Facts, "_Missing": MissingFact, "_value": code.value_of,
-                          "_kind": kind, "_kind_id": kind_id, "_common": common, "_code": code,
+    ns: dict[str, Any] = {**namespace_base(), "_is": operator.is_, "_NONES": itertools.repeat(None),
+                          "_Missing": MissingFact, "_value": code.value_of, "_kind": kind, "_kind_id": kind_id, "_common": common, "_code": code,
                           "_implied": _derive_implied, "_derive_facts": _derive_facts, "_offender": _kind_offender}
-    lines = ["def _settle(f, notes):"]
+    lines = ["def _settle(f, notes):", "    f.code_value = _value"]
     add = lines.append
     if _implies_anything(kind):
         add("    _implied(_kind_id, _kind, f, notes)")  # the implied facts, and the checks on them
@@ -245,7 +266,12 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
                 add("            pass")
     if kind.offender_tree is not None:
         add("    _offender(_kind, f, _code)")
-    add("    return _Facts(f, _value, presumed)")
+    # what Facts(f, _value, presumed) makes of f, made of f itself: no value None (an unknown fact is absent)
+    add("    f.presumed = presumed")
+    add("    if any(map(_is, f.values(), _NONES)):")
+    add("        for k in [k for k, v in f.items() if v is None]:")
+    add("            del f[k]")
+    add("    return f")
     src = "\n".join(lines) + "\n"
     exec(code_of(src, f"<bridgelaw {code.id} {kind_id} facts>"), ns)  # written from the catalogue
     fn: Callable[[dict[str, Any], list[str]], Facts] = ns["_settle"]
@@ -260,11 +286,10 @@ def _bid_record(ctx: _Code, calls: tuple[Call, ...], at: int | None, dealer: Any
     side's last bid, the declarer once the auction is complete); empty where that path would refuse it."""
     if not calls:
         return ""
-    model = ctx.model
     count = len(calls)
     if at is None:
         at = count - 1
-    rotation = model.rotation(dealer, count + 1)
+    rotation = ctx.rotations[dealer]  # (no longer than the schema's bound: checked by the caller)
     call = calls[at]
     seat = rotation[at]
     offender = f.get("offender")
@@ -272,31 +297,30 @@ def _bid_record(ctx: _Code, calls: tuple[Call, ...], at: int | None, dealer: Any
         return ""
     f["offender"] = seat
     f["call"] = call
-    adverse = model.adverse_to(seat)
+    adverse = ctx.adverse[seat]
     if "condoned" not in f:
         f["condoned"] = at + 1 < count and any(map(adverse.__getitem__, rotation[at + 1:count]))
-    prev = None
-    for i in range(at - 1, -1, -1):
-        if calls[i].is_bid:
-            prev = calls[i]
-            break
-    if prev is None:
+    i = at - 1
+    while i >= 0 and not calls[i].is_bid:
+        i -= 1
+    if i < 0:
         return ""
+    prev = calls[i]
     f["previous_bid"] = prev
-    table = ctx.bids
-    if table.higher(call, prev):
+    higher, req, seven = ctx.pairs.get((call.text, prev.text)) or ctx.pair(call, prev)
+    if higher:
         return ""
-    req = table.requisite(call, prev)
     f["impossible"] = req is None
     if req is not None:
         f["requisite_call"] = req
-    f["seven_call"] = table.seven_call(call.strain._value_)  # type: ignore[union-attr]
+    f["seven_call"] = seven
     innocent = None
-    for i in range(at - 1, -1, -1):  # the innocent side's last bid before the offence
+    while i >= 0:  # the innocent side's last bid before the offence (none after the previous bid)
         c = calls[i]
         if c.is_bid and adverse[rotation[i]]:
             innocent = c
             break
+        i -= 1
     f["innocent_side_has_bid"] = innocent is not None
     if innocent is not None:
         f["innocent_last_bid"] = innocent

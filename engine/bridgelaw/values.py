@@ -405,12 +405,11 @@ class Option:
         return isinstance(seat, str) and seat in self.choosers
 
     def to_dict(self) -> dict[str, Any]:
+        return _option_dict(self)
+
+    def _view(self) -> dict[str, Any]:
+        """:meth:`to_dict` made from the fields."""
         s = self.__dict__
-        j = s.get("_json")
-        if j is not None:  # an option made once and shared: its view, copied
-            view = dict(j)
-            view["effects"] = list(map(dict, j["effects"]))
-            return view
         c = s["chooser"]
         d: dict[str, Any] = {
             "id": s["id"],
@@ -425,6 +424,16 @@ class Option:
         if s["awaits"]:
             d["awaits"] = list(s["awaits"])
         return d
+
+
+def _option_dict(o: Option) -> dict[str, Any]:
+    """:meth:`Option.to_dict` (called once an option by the views that hold options)."""
+    j = o.__dict__.get("_json")
+    if j is None:
+        return o._view()
+    view = dict(j)  # an option made once and shared: its view, copied
+    view["effects"] = list(map(dict, j["effects"]))
+    return view
 
 
 @dataclass(frozen=True)
@@ -497,14 +506,19 @@ class LawCitation:
 
     def _dict(self) -> dict[str, Any]:
         """:meth:`to_dict`, made once and copied (the citation is immutable; each copy is the caller's own)."""
-        d = self.__dict__.get("_json")
-        if d is None:
-            d = self.to_dict()
-            object.__setattr__(self, "_json", d)
-        out = dict(d)
-        if "footnotes" in out:
-            out["footnotes"] = [dict(x) for x in out["footnotes"]]
-        return out
+        return _law_dict(self)
+
+
+def _law_dict(c: LawCitation) -> dict[str, Any]:
+    """:meth:`LawCitation._dict` (called once a citation by the views that hold citations)."""
+    d = c.__dict__.get("_json")
+    if d is None:
+        d = c.to_dict()
+        object.__setattr__(c, "_json", d)
+    out = dict(d)
+    if "footnotes" in out:
+        out["footnotes"] = list(map(dict, out["footnotes"]))
+    return out
 
 
 @dataclass(frozen=True)
@@ -542,28 +556,38 @@ class Ruling:
     def to_dict(self) -> dict[str, Any]:
         s = self.__dict__
         t = s["_trace"]
+        laws, effects, options, questions, presumed = s["laws"], s["effects"], s["options"], s["questions"], \
+            s["presumed"]
+        # (each list made by map over the tuple, and an empty one without a call: this runs for every ruling)
         return {
             "code": s["code"],
             "irregularity": s["irregularity"],
-            "laws": [c._dict() for c in s["laws"]],
-            "effects": [_effect_dict(e) for e in s["effects"]],
-            "options": [o.to_dict() for o in s["options"]],
-            "questions": [q.to_dict() for q in s["questions"]],
+            "laws": list(map(_law_dict, laws)) if laws else [],
+            "effects": list(map(_effect_dict, effects)) if effects else [],
+            "options": list(map(_option_dict, options)) if options else [],
+            "questions": [q.to_dict() for q in questions] if questions else [],
             "notes": list(s["notes"]),
             # a trace not yet read is written from its record, without making its steps
             "trace": t.dicts() if hasattr(t, "dicts") else [s.to_dict() for s in self.trace],
             "facts": _facts_dict(s["facts"]),
-            "presumed": [{"fact": n, "value": v if type(v) in _PLAIN else _plain(v)} for n, v in s["presumed"]],
+            "presumed": [{"fact": n, "value": v if type(v) in _PLAIN else _plain(v)} for n, v in presumed]
+            if presumed else [],
         }
 
 
 def _facts_dict(facts: Mapping[str, Any]) -> dict[str, Any]:
     """A ruling's facts as its JSON view: a copy, each seat, side, call and card as its text."""
     d = dict(facts)
-    for k, v in d.items():  # (values replaced in place: the keys do not change)
+    for k, v in d.items():  # (values replaced in place: the keys do not change; the commonest types first)
         t = type(v)
-        if t is not bool and t is not str and t is not int:
-            d[k] = v._value_ if t is Seat or t is Side else v.text if t is Call or t is Card else _plain(v)
+        if t is bool:
+            continue
+        if t is Call or t is Card:
+            d[k] = v.text
+        elif t is Seat or t is Side:
+            d[k] = v._value_
+        elif t is not str and t is not int:
+            d[k] = _plain(v)
     return d
 
 

@@ -11,9 +11,11 @@ The package, one job a module:
 - :mod:`.deal` — PBN deals read as rank strings; honours and chicane counted from them;
 - :mod:`.plan` — a code's scoring plan: each contract's numbers, laws and reason templates resolved once;
 - :mod:`.core` — the one deal scorer, with the who-scores hook (:class:`.core.Partnerships`, :class:`.core.Players`);
-- :mod:`.fast` — the plain four-hand sheet read in one pass and scored by the core (anything else: the general path);
+- :mod:`.fast` — the plain four-hand sheet read in one pass and scored by the core, each play's rows remembered by
+  its contract plan (anything else: the general path);
 - :mod:`.revokes` — revokes through the code's own revoke provisions (the referee);
-- :mod:`.rubber` — the one rubber scorer, and the three-hand settlement;
+- :mod:`.rubber` — the one rubber scorer (a plain deal kept as its rows, its Score made when the deals are read),
+  and the three-hand settlement;
 - :mod:`.model` — :class:`ScoreEntry` (its reason formatted when read), :class:`Score` (its entries kept as plain
   rows, made into ScoreEntry objects when first read), :class:`Contract`.
 """
@@ -56,11 +58,14 @@ def score(result: Mapping[str, Any], hands: Mapping[str, Any] | None = None) -> 
     if type(result) is dict:  # the plain four-hand sheet, if it is one (else the general path)
         code_id = result.get("code")
         plan = _PLANS.get(code_id) if type(code_id) is str else None
-        if plan is not None and plan.four_hand and "deals" not in result \
-                and plan.code is load_code(code_id):  # type: ignore[arg-type]
-            s = score_plain(plan, result, hands)
-            if s is not None:
-                return s
+        if plan is not None and plan.code is load_code(code_id):  # type: ignore[arg-type]
+            if "deals" not in result:
+                if plan.four_hand:
+                    s = score_plain(plan, result, hands)
+                    if s is not None:
+                        return s
+            elif hands is None and plan.rules.rubbers:  # a rubber, as score_general would send it on
+                return score_rubber(plan.rules, result, fast=True)
     return score_general(result, hands, fast_deals=True)
 
 

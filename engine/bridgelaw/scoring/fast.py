@@ -3,7 +3,8 @@ stated or from its deal (and perhaps its dealer, ``original_one_spade``, a note 
 duplicate table, a rubber or a game engine's table sends most.
 
 :func:`score_plain` reads such a sheet in one pass, checking each field as the edge does (:mod:`.sheet`), and
-scores it with the deal core's own :func:`.core.play` and :func:`.core.premium` and the code's :class:`.plan.Plan`
+scores it with the deal core's own :func:`.core.play` and :func:`.core.premium` (each play's rows remembered by its
+contract plan: :attr:`.plan.ContractPlan.played`) and the code's :class:`.plan.Plan`
 (a deal with revokes, under a code that does not cap a revoking side's score toward game, with the deal core's
 :func:`.core.score_core` itself, from a :class:`.sheet.Sheet` made here).
 It never refuses a sheet: on anything it does not take — another key, a value of another type or out of range,
@@ -22,11 +23,11 @@ from ..values import Seat, Side
 from .core import PARTNERSHIPS, play, premium, score_core
 from .deal import honours_of, read_card_hands, read_hands, voids
 from .model import Row, Score
-from .plan import Plan
+from .plan import ContractPlan, Plan
 from .sheet import _MAX_TEXT as _MAX_NOTE  # the edge's bound on a note
 from .sheet import MAX_LIST, Revoke, Sheet, original_one_spade
 
-__all__ = ["PLAIN_KEYS", "score_plain"]
+__all__ = ["PLAIN_KEYS", "score_plain", "plain_rows"]
 
 # the keys score_plain reads, and takes no sheet with any other (its count of the keys given says so)
 PLAIN_KEYS = frozenset(("code", "declarer", "contract", "tricks", "honours", "dealer", "original_one_spade", "note",
@@ -41,6 +42,21 @@ def score_plain(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] 
     """The score of a plain four-hand sheet, or ``None``: the sheet is not plain, or is wrong (the general path
     then says where). ``result``'s ``code``, if it has one (a deal of a rubber need not), is the plan's; ``hands``
     (card texts by seat) stand for its deal."""
+    got = plain_rows(plan, result, hands)
+    if got is None:
+        return None
+    s = _new(Score)  # as model.new_score makes it
+    s._code = plan.id
+    s._rows = got[0]
+    s._entries = None
+    s._more = {"notes": got[1]} if got[1] else None
+    return s
+
+
+def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] | None = None
+               ) -> tuple[tuple[Row, ...], tuple[str, ...]] | None:
+    """:func:`score_plain`'s rows and notes, before a Score is made of them (a rubber keeps its deals so, and
+    makes their Scores when they are read)."""
     d = result.get("declarer")
     c = result.get("contract")
     t = result.get("tricks")
@@ -122,23 +138,32 @@ def score_plain(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] 
             rows, notes, _ = score_core(plan.rules, sheet, PARTNERSHIPS, "")
         except InputError:
             return None
-        s = _new(Score)
-        s._code, s._rows, s._entries = plan.id, tuple(rows), None
-        s._more = {"notes": tuple(notes)} if notes else None
-        return s
+        return tuple(rows), tuple(notes)
+    key = (declaring[0], t, original, spade_note)
+    hit = cp.played.get(key) or _played(plan, cp, key, declaring, defending)
+    return (hit[0] + (row, *hit[1]) if row else hit[0] + hit[1] if hit[1] else hit[0]), hit[2]  # type: ignore[operator]
+
+
+def _played(plan: Plan, cp: ContractPlan, key: tuple[str, int, bool, str], declaring: tuple[str, ...],
+            defending: tuple[str, ...]) -> tuple[tuple[Row, ...], tuple[Row, ...], tuple[str, ...]]:
+    """A plain deal's play as the deal core scores it, and the premium on it (:attr:`.plan.ContractPlan.played`;
+    ``key``: the declaring side, the tricks it won, the original one spade and the note on it)."""
     out: list[Row] = []
-    notes = []
-    play(plan.rules, cp, PARTNERSHIPS, declaring, defending, t, 0, original, spade_note, _NO_ONE, out, notes)
-    if row:
-        out.append(row)  # type: ignore[arg-type]
-    if plan.premium:
+    notes: list[str] = []
+    play(plan.rules, cp, PARTNERSHIPS, declaring, defending, key[1], 0, key[2], key[3], _NO_ONE, out, notes)
+    rows = tuple(out)
+    prem: tuple[Row, ...] = ()
+    if plan.premium:  # (counts the trick points only: the honours row, scored between them, is not counted)
         premium(plan.rules, _BOTH[declaring[0]], out)
-    s = _new(Score)  # as model.new_score makes it
-    s._code = plan.id
-    s._rows = tuple(out)
-    s._entries = None
-    s._more = {"notes": tuple(notes)} if notes else None
-    return s
+        prem = tuple(out[len(rows):])
+    hit = (rows, prem, tuple(notes) if notes else ())
+    if len(cp.played) < _PLAYED_MAX:
+        cp.played[key] = hit
+    return hit
+
+
+#: At most this many plays kept by each contract plan (two sides, fourteen counts of tricks, ...: far fewer arise).
+_PLAYED_MAX = 512
 
 
 def _revokes(revokes: Any) -> tuple[Revoke, ...] | None:

@@ -8,7 +8,7 @@ from typing import Any, Iterator
 
 from ..values import Seat, Side, Strain
 
-__all__ = ["Contract", "ScoreEntry", "Score", "Row", "WHO", "new_score", "score_of"]
+__all__ = ["Contract", "ScoreEntry", "Score", "Row", "WHO", "Deals", "new_score", "score_of"]
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,14 @@ class Score:
 
     @property
     def deals(self) -> tuple["Score", ...]:
-        return self._get("deals", ())  # type: ignore[no-any-return]
+        """A rubber's deals, each its Score (a plain deal's made from its rows when first read)."""
+        more = self._more
+        if more is None:
+            return ()
+        got = more.get("deals", ())
+        if type(got) is Deals:
+            got = more["deals"] = got.made(self._code)
+        return got  # type: ignore[no-any-return]
 
     @property
     def players(self) -> tuple[Seat, ...]:
@@ -163,6 +170,7 @@ class Score:
         return f"Score({shown})"
 
     def __reduce__(self) -> tuple[Any, ...]:
+        self.deals  # (made, where they are kept as rows)
         return (_rebuilt, (self._code, self._rows, self._more))
 
     def total(self, side: Side | Seat, column: str | None = None) -> int:
@@ -206,6 +214,23 @@ class Score:
         if self.settlement is not None:
             d["settlement"] = dict(self.settlement)
         return d
+
+
+class Deals(tuple):  # type: ignore[type-arg]
+    """A rubber's deals as the rubber scorer keeps them: each a :class:`Score`, or a plain deal's rows and notes
+    (``(rows, notes)``), made into its Score when the rubber's deals are first read (:attr:`Score.deals`)."""
+
+    __slots__ = ()
+
+    def made(self, code_id: str) -> tuple["Score", ...]:
+        out = []
+        for d in self:
+            if type(d) is not Score:
+                rows, notes = d
+                d = _new(Score)  # as new_score makes it
+                d._code, d._rows, d._entries, d._more = code_id, rows, None, {"notes": notes} if notes else None
+            out.append(d)
+        return tuple(out)
 
 
 def _rebuilt(code: str, rows: tuple[Row, ...], more: dict[str, Any] | None) -> Score:

@@ -26,7 +26,7 @@ class ContractPlan:
 
     __slots__ = ("contract", "book", "level", "strain", "doubled", "value", "per", "needed", "trick_law",
                  "trick_shown", "trick_suffix", "bonus", "bonus_law", "dbl", "under", "under_law", "limit_if_original",
-                 "limit_always", "nt", "honours")
+                 "limit_always", "nt", "honours", "played")
 
     def __init__(self, plan: "Plan", contract: Contract) -> None:
         rules = plan.rules
@@ -62,6 +62,10 @@ class ContractPlan:
         self.limit_always = one_spade_limit_applies(rules, level, strain, doubled, False)
         self.limit_if_original = one_spade_limit_applies(rules, level, strain, doubled, True)
         self.honours = plan.honour_rows(strain)
+        #: a plain deal's play (no revokes) by (the declaring side, its tricks, the original one spade, the note on
+        #: it): its rows, the premium's rows (duplicate) and its notes, as :func:`.core.play` and
+        #: :func:`.core.premium` make them (remembered: they depend on nothing else; rows are immutable)
+        self.played: dict[tuple[str, int, bool, str], tuple[tuple[Row, ...], tuple[Row, ...], tuple[str, ...]]] = {}
 
     def limited(self, original: bool) -> bool:
         """Whether the code's limit on the loss on one spade covers this contract, the dealer's original

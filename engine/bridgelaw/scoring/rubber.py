@@ -14,8 +14,8 @@ from typing import Any
 from ..errors import InputError
 from ..values import Seat, Side
 from .core import Partnerships, variant_of
-from .fast import score_plain
-from .model import Row, Score, score_of
+from .fast import plain_rows
+from .model import Deals, Row, Score, score_of
 from .plan import plan_of
 from .rules import Rules
 from .sheet import check_keys
@@ -23,6 +23,9 @@ from .sheet import check_keys
 __all__ = ["score_rubber", "settle"]
 
 _RUBBER_KEYS = ("code", "deals", "unfinished", "note")
+_RUBBER_KEY_SET = frozenset(_RUBBER_KEYS)
+_PARTNERSHIPS = (Side.NS, Side.EW)  # who keeps a score in four-hand ...
+_PARTNERSHIP_NAMES = ("NS", "EW")  # ... as rows name them
 _MAX_DEALS = 200
 
 
@@ -42,8 +45,10 @@ def settle(totals: Mapping[str, int]) -> dict[str, int]:
 
 
 def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> Score:
-    """A rubber's deals, games and result (``fast``: a plain deal is read by :func:`.fast.score_plain`)."""
-    check_keys(rubber, _RUBBER_KEYS, "", "a rubber has")
+    """A rubber's deals, games and result (``fast``: a plain deal is read by :func:`.fast.plain_rows`, and its
+    Score made when the rubber's deals are read)."""
+    if not _RUBBER_KEY_SET.issuperset(rubber) or None in rubber.values():
+        check_keys(rubber, _RUBBER_KEYS, "", "a rubber has")  # (it says which key is wrong)
     deals = rubber.get("deals")
     if not isinstance(deals, list) or not deals:
         raise InputError("deals", "expected a list of deal results")
@@ -59,12 +64,12 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
     rows: list[Row] = []
     notes: list[str] = []
     games: list[dict[str, Any]] = []
-    kept: tuple[Any, ...] = () if who.three else (Side.NS, Side.EW)  # who keeps a score
-    names: tuple[str, ...] = tuple(k._value_ for k in kept)  # ... as rows name them
+    kept: tuple[Any, ...] = () if who.three else _PARTNERSHIPS  # who keeps a score
+    names: tuple[str, ...] = () if who.three else _PARTNERSHIP_NAMES  # ... as rows name them
     won: dict[str, int] = dict.fromkeys(names, 0)
     below: dict[str, int] = dict.fromkeys(names, 0)  # each one's trick points toward the game
     totals: dict[str, int] = dict.fromkeys(names, 0)  # and in the rubber
-    scored: list[Score] = []
+    scored: list[Any] = []  # each deal's Score, or a plain deal's rows and notes
     winner = None
     game_from = 1  # the number of the first deal of the game in play
     dummy = None
@@ -79,8 +84,8 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
         if "code" in d and d["code"] != code_id:
             raise InputError(f"deals[{n - 1}].code", f"the rubber is scored under {code_id}; a deal cannot name "
                              "another code")
-        s = score_plain(plan, d) if plain and type(d) is dict else None
-        if s is None:
+        got = plain_rows(plan, d) if plain and type(d) is dict else None
+        if got is None:
             from . import score_one  # the one-deal scorer (a deal played, or one ended without play)
 
             if rules.three:
@@ -95,8 +100,11 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
                 won = dict.fromkeys(names, 0)
                 below = dict.fromkeys(names, 0)
                 totals = dict.fromkeys(names, 0)
-        scored.append(s)
-        deal_rows = s._rows
+            scored.append(s)
+            deal_rows = s._rows
+        else:
+            scored.append(got)  # (its Score made when the rubber's deals are read)
+            deal_rows = got[0]
         rows += deal_rows
         reached = False
         for e in deal_rows:
@@ -108,7 +116,8 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
                     reached = reached or below[who_] >= game_points
         if not reached and game_points > 0:
             continue  # no one reached game on this deal (a score toward game at game would have won it before)
-        leader = max(names, key=below.__getitem__)
+        leader = max(names, key=below.__getitem__) if len(names) != 2 else \
+            names[0] if below[names[0]] >= below[names[1]] else names[1]  # (max's: the first of equals)
         if below[leader] >= game_points:
             won[leader] += 1
             if not who.three:
@@ -142,10 +151,10 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
 
 def _rubber_score(rules: Rules, who: Partnerships, kept: tuple[Any, ...], rows: list[Row],
                   notes: list[str], games: list[dict[str, Any]], won: dict[str, int], winner: str | None,
-                  totals: dict[str, int], scored: list[Score], unfinished: bool) -> Score:
-    rub: dict[str, Any] = {"games": {k: v for k, v in won.items() if v or not who.three}, "winner": winner,
+                  totals: dict[str, int], scored: list[Any], unfinished: bool) -> Score:
+    rub: dict[str, Any] = {"games": {k: v for k, v in won.items() if v} if who.three else won, "winner": winner,
                            "totals": totals}
-    more: dict[str, Any] = {"rubber": rub, "deals": tuple(scored)}
+    more: dict[str, Any] = {"rubber": rub, "deals": Deals(scored)}
     if notes:
         more["notes"] = tuple(notes)
     if who.three:
