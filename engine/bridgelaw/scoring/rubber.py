@@ -2,8 +2,8 @@
 
 Each deal's trick points count toward game; a game won resets them; the first to win the code's number of games
 wins the rubber and its bonus. Three-hand adds the bonus for each game (T14) and the settlement between each pair
-of players (T15). An unfinished rubber scores, where the code says so, for whoever has won a game and more games
-than each other.
+of players (T15). An unfinished rubber scores, where the code says so, for each side or player who has won a game
+(1913 law 11: "125 being added to the score of the winners of a game").
 """
 
 from __future__ import annotations
