@@ -197,9 +197,9 @@ def test_tricks_played_at_once_leave_the_table_as_the_same_cards_played_one_by_o
                 return
             assert t.revokes[-1].established
     rows = _rows(t, rnd, seats, renounce)
-    if wrong and rows:  # a card nobody holds in his place: the rows stop being plain there
+    if wrong and rows:  # a card nobody holds (or no card) in his place: the rows stop being plain there
         k = rnd.randrange(len(rows))
-        rows[k][rnd.randrange(4)] = "S1"
+        rows[k][rnd.randrange(4)] = rnd.choice(["S1", ""])
     one = Table.from_json(t.to_json())
     done = t.play_tricks(seats, rows)
     if revoked == "noted":
@@ -226,6 +226,41 @@ def test_tricks_played_at_once_leave_the_table_as_the_same_cards_played_one_by_o
         cur = t.current_trick
         held = card in t.hand(t.turn.value)
         assert not held or (cur and card[0] != cur[0][1][0] and any(x[0] == cur[0][1][0] for x in t.hand(t.turn.value)))
+
+
+def _act_both(tables: list[Table], act) -> list[Any]:
+    """The same act on each table: what it answered (an answer's irregularity, and whether it stood) or raised."""
+    out = []
+    for t in tables:
+        try:
+            a = act(t)
+            out.append((type(a).__name__, getattr(a, "legal", None), getattr(a, "kind", None)))
+        except bridgelaw.InputError as e:
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), code=st.sampled_from(FOUR_HANDED), cards=st.permutations(CARDS),
+       dealer=st.sampled_from("NESW"))
+def test_calls_made_inline_are_ruled_as_the_general_path_rules_them(data, code, cards, dealer):
+    """Table.call makes the common call (in turn, sufficient, nobody barred) inline: any calls by any seats — in
+    turn or not, insufficient, barred, doubles, passes — with the first option applied to each ruling, leave the
+    table answering, refusing and standing exactly as a table whose every call takes the general path."""
+    quick, slow = Table(code, dealer, pbn(list(cards))), Table(code, dealer, pbn(list(cards)))
+    slow._quick_calls = False  # type: ignore[misc]
+    texts = ["P", "X", "XX"] + [f"{lv}{s}" for lv in range(1, 8) for s in quick.code.params["trick_values"]]
+    for _ in range(24):
+        if quick.phase.value != "auction":
+            break
+        if quick.pending_ruling is not None:
+            got = _act_both([quick, slow], lambda t: apply_first(t, t.pending_ruling))
+        else:
+            seat = data.draw(st.sampled_from("NESW")) if data.draw(st.booleans()) else quick.turn.value
+            call = data.draw(st.sampled_from(texts if data.draw(st.booleans()) else ["P", "P", texts[-1]]))
+            got = _act_both([quick, slow], lambda t: t.call(seat, call))
+        assert got[0] == got[1]
+        assert quick.to_json() == slow.to_json()
 
 
 def test_tricks_played_at_once_are_refused_seats_that_are_not_the_four():

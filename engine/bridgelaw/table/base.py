@@ -132,6 +132,7 @@ class TableParts:
         _st: TableState
         code: Code
         rules: Rules
+        _quick_calls: bool
 
         def _ruled(self, kind: str, offender: str, facts: dict[str, Any], call: tuple[str, str] | None = None,
                    card: tuple[str, str] | None = None, **extra: Any) -> Answer: ...

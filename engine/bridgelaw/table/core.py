@@ -93,9 +93,16 @@ class Table(Auction, Play, Persistence):
     game: ClassVar[str] = "auction"
     players: ClassVar[int] = 4
 
+    # call() makes the common call inline, standing for these methods: a variant that changes any of them
+    # (straight bridge's declarations, three-hand's turn) has every call go through them
+    _QUICK_CALL_PARTS: ClassVar[tuple[str, ...]] = ("_call", "_call_text", "_admit", "_refuse_seat", "_next_caller",
+                                                    "_last_bid", "_higher", "_record_call")
+    _quick_calls: ClassVar[bool] = True
+
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         _VARIANTS.insert(0, cls)  # the more particular tables first; the core table last
+        cls._quick_calls = all(getattr(cls, m) is getattr(Table, m) for m in Table._QUICK_CALL_PARTS)
 
     @classmethod
     def matches(cls, code: Code) -> bool:
@@ -192,12 +199,10 @@ class Table(Auction, Play, Persistence):
         st = self._st
         if st.phase not in OVER:
             return None
-        tricks = None
-        if st.phase == "done" and st.declarer:
-            side = _SIDE[st.declarer]
-            tricks = [_SIDE[t.winner] for t in st.tricks].count(side)
-        return Outcome(_PHASES[st.phase], self._contract_text(), st.doubled,
-                       _SEAT[st.declarer] if st.declarer and st.phase == "done" else None, tricks, self.score())
+        res = self.result()  # (played out: the tricks the declarer's side won among what it says)
+        played = st.phase == "done" and st.declarer
+        return Outcome(_PHASES[st.phase], self._contract_text(), st.doubled, _SEAT[st.declarer] if played else None,
+                       res["tricks"] if played else None, _score(res))
 
     @property
     def contract(self) -> "Contract | None":

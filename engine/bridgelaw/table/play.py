@@ -28,9 +28,10 @@ def _clockwise(lead: str) -> tuple[str, ...]:
     return tuple(order)
 
 
-# for each order of a row's seats, and each leader: the seats in the order they play, each with its place in the
-# row (Table.play_tricks)
-_TRICK_PLANS = {seats: {lead: tuple((s, seats.index(s)) for s in _clockwise(lead)) for lead in _LHO}
+# for each order of a row's seats, and each leader: the leader's place in the row, then the others in the order
+# they play, each with his place in the row (Table.play_tricks)
+_TRICK_PLANS = {seats: {lead: (seats.index(lead), tuple((s, seats.index(s)) for s in _clockwise(lead)[1:]))
+                        for lead in _LHO}
                 for seats in ("".join(p) for p in itertools.permutations(_LHO))}
 
 
@@ -120,32 +121,48 @@ class Play(TableParts):
             return 0  # (a revoke established is ruled on already: the cards after it are plain again)
         hands = st.hands
         log = st.history.append
+        tricks = st.tricks
+        trump = self._trump()  # (the contract stands through the play)
+        leader: str = st.leader  # type: ignore[assignment]
         played = 0
         for row in rows:
             if len(row) != len(seats):
                 return played  # not a card for each seat: the caller's
             cur = st.current
-            for s, i in plans[st.leader]:  # type: ignore[index]
+            at, others = plans[leader]
+            card = row[at]  # the lead
+            if type(card) is not str:
+                return played
+            try:
+                hands[leader].remove(card)
+            except ValueError:
+                return played  # not a card of his hand as written: play() says what it is
+            cur.append((leader, card))
+            log(("play", leader, card))
+            played += 1
+            led = card[0]
+            for s, i in others:
                 card = row[i]
                 if type(card) is not str:
                     return played
                 hand = hands[s]
+                if card[:1] != led:  # a renounce: plain only if he holds none of the suit led
+                    for x in hand:
+                        if x[0] == led:
+                            return played
                 try:
-                    at = hand.index(card)
+                    hand.remove(card)
                 except ValueError:
-                    return played  # not a card of his hand as written: play() says what it is
-                if cur:
-                    led = cur[0][1][0]
-                    if card[0] != led:  # a renounce: plain only if he holds none of the suit led
-                        for x in hand:
-                            if x[0] == led:
-                                return played
-                del hand[at]
+                    return played
                 cur.append((s, card))
                 log(("play", s, card))
                 played += 1
-            self._quit_trick()
-            if st.phase != "play":
+            # the trick turned and quitted, as _quit_trick quits it
+            st.leader = leader = trick_winner(cur, trump)
+            tricks.append(Trick(cur[0][0], cur, leader))
+            st.current = []
+            if len(tricks) == 13:
+                st.phase = "done"
                 break
         return played
 
