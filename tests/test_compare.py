@@ -197,6 +197,10 @@ def test_every_verb_in_every_format(capsys, verb):
     (("diff", "wcny-1912", "wcny-1913", "--rulings", "--jobs", "0"), "--jobs"),
     (("diff", "wcny-1912", "wcny-1913", "--rulings", "--kind", "revok"), "--kind"),
     (("diff", "wcny-1912", "wcny-1913", "--topic", "revok"), "--topic"),
+    # the rulings diff reads no wording: a text option beside it was dropped without a word
+    (("diff", "wcny-1912", "wcny-1913", "--rulings", "--ignore", "spelling", "--kind", "revoke"), "--ignore"),
+    (("diff", "wcny-1912", "wcny-1913", "--rulings", "--topic", "revoke"), "--topic"),
+    (("law", "wcny-1913", "50d"), "NUMBER"),  # (50B is 50b; 50d is no law of the 1913 code)
 ])
 def test_bad_options_are_one_line_errors(capsys, argv, field):
     rc, out, err = cli(capsys, *argv)
@@ -342,3 +346,9 @@ def test_a_mutated_spelling_table_loads_or_names_its_spot(tmp_path):
         assert all(isinstance(k, str) and isinstance(v, str) for k, v in sp.groups.items())
 
     run()
+
+
+@pytest.mark.parametrize("typed, number", [("50B", "50b"), ("e1", "E1"), ("47A", "47a")])
+def test_a_law_number_is_found_whatever_the_case_of_its_letter(capsys, typed, number):
+    rc, out, err = cli(capsys, "law", "wcny-1913", typed)
+    assert rc == 0 and out.startswith(f"wcny-1913 — law {number} ")

@@ -318,3 +318,34 @@ def test_the_maker_menu_offers_only_the_dealer_and_his_partner(desk, dealer, mak
     assert step["key"] == "facts.maker"
     assert [c["value"] for c in step["choices"]] == makers
     assert [s for s in "NESW" if f"({s})" in step["format"]] == sorted(makers, key="NESW".index)
+
+
+# an answer given without being asked (a client may send any the interview keeps) stands while the code and the
+# kind do; a change that contradicts it was once dropped without a word, and the ruling made on the other seat
+UNASKED = {"code": "wcny-1913", "irregularity": "insufficient_bid", "dealer": "N", "auction": ["1H", "1D"]}
+
+
+@pytest.mark.parametrize("answers, key, answer, says", [
+    ({**UNASKED, "offender": "E"}, "dealer", "E", "offender was given as 'E' without being asked"),
+    ({**UNASKED, "facts": {"call": "1D"}}, "auction", "1H 1C", "facts.call was given as '1D' without being asked"),
+])
+def test_a_change_that_contradicts_an_answer_given_unasked_is_asked_again_and_changes_nothing(answers, key, answer,
+                                                                                              says):
+    from bridgelaw import api
+
+    state = api.interview({"answers": answers, "key": key, "answer": answer})
+    STATE.validate(state)
+    assert state["answers"] == answers and state["ruling"] is None
+    assert state["step"]["key"] == key and says in state["step"]["problem"]
+    # without it, the same change is taken, and the ruling follows the change
+    rest = {k: v for k, v in answers.items() if k not in ("offender", "facts")}
+    state = api.interview({"answers": rest, "key": key, "answer": answer})
+    assert state["step"] is None and state["answers"][key] != answers[key]
+
+
+def test_an_answer_given_unasked_that_still_fits_stands_through_a_change():
+    from bridgelaw import api
+
+    state = api.interview({"answers": {**UNASKED, "facts": {"corrected": True}}, "key": "auction", "answer": "1H 1C"})
+    assert state["step"] is None and state["answers"]["facts"] == {"corrected": True}
+    assert state["ruling"]["options"] == []  # corrected in time: law 50's penalty is not exacted

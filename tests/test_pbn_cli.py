@@ -38,6 +38,17 @@ def lines(out: str) -> list[dict]:
     ('{"code": "wcny-1913", "dealer": "S", "events": [', "not valid JSON"),
     ('[Dealer "S"]\n[Auction "S"]\n1H 8C\n', "<stdin>:3:4"),
     ('{"code": "wcny-1913", "dealer": "S",\n "dealer": "N", "events": []}', "duplicate key 'dealer' (first at line 1)"),  # a key given twice
+    # an event's misspelt field, once ignored (the call made by no one named, the chooser not given)
+    ('{"code": "wcny-1913", "dealer": "S", "events": [{"seat": "S", "call": "1H", "seet": "N"}]}',
+     "events[0].seet: not a field of a call event (seat, call) (did you mean 'seat'?)"),
+    ('{"code": "wcny-1913", "dealer": "S", "events": [{"seat": "S", "call": "1H"}, {"seat": "W", "call": "1D"}, '
+     '{"apply": "penalize", "bye": "NS"}]}', "events[2].bye: not a field of an apply event (apply, by, suit, card)"),
+    ('{"code": "wcny-1913", "dealer": "S", "events": [{"trick": [{"seat": "W", "card": "SA", "lead": true}]}]}',
+     "events[0].trick[0].lead: not a field of a card of a trick (seat, card)"),
+    # an apply's card (the card its chooser names) is the apply's, not a card played; with no ruling waiting it
+    # is refused as a choice, not played
+    ('{"code": "wcny-1913", "dealer": "S", "events": [{"apply": "penalize", "card": "SA"}]}',
+     "events[0]: no ruling is waiting for this choice"),
 ])
 def test_bad_input_is_one_clean_line_and_exit_2(stdin, what):
     p = cli("-", stdin=stdin)
@@ -190,3 +201,20 @@ def test_a_yaml_record_is_read_by_the_strict_reader(tmp_path):
     f.write_text("code: wcny-1913\ndealer: S\ndealer: N\nevents: []\n")  # PyYAML would keep the last dealer
     p = cli(str(f))
     assert p.returncode == 2 and f"{f}:3:1" in p.stdout + p.stderr and "duplicate key" in p.stdout + p.stderr
+
+
+def test_a_json_record_that_names_no_dealer_says_whom_it_presumed(tmp_path):
+    rec = {"code": "wcny-1913", "events": [{"seat": "S", "call": "1H"}, {"seat": "W", "call": "P"},
+                                           {"seat": "N", "call": "P"}, {"seat": "E", "call": "P"}]}
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(rec))
+    p = cli("--json", str(f))
+    assert p.returncode == 0, p.stderr
+    [line] = lines(p.stdout)
+    assert line["status"] == "unfinished" and line["declarer"] == "S"  # (the play is not recorded)
+    assert "the record names no dealer: South is presumed to have dealt" in " ".join(line["notes"])
+    rec["dealer"] = "S"
+    f.write_text(json.dumps(rec))
+    [line] = lines(cli("--json", "--code", "wcny-1912", str(f)).stdout)
+    assert line["notes"] == ["the record names its code, wcny-1913: ruled under it, not under wcny-1912 (--code "
+                             "names the code of records that name none)"]

@@ -79,6 +79,10 @@ def test_conformance(case):
         assert len(g.tags) == exp["tag_count"]
     for section, notes in exp.get("notes", {}).items():
         assert g.notes(section) == notes
+    if "warnings" in exp:  # what the game says of itself, each a phrase of one warning, in order
+        assert len(g.warnings) == len(exp["warnings"]), g.warnings
+        for w, want in zip(g.warnings, exp["warnings"]):
+            assert want in w, (w, want)
     # reading what is written gives the same games
     again = [x for x in iter_games(write_games(got)) if isinstance(x, Refusal) or x.tags]
     assert again == got
@@ -112,7 +116,12 @@ def test_utf_8_in_a_file_that_names_no_character_set_is_read_as_utf_8_and_said()
     data = '% PBN 2.1\n[Board "1"]\n[Note "1: 2+\u2663"]\n[West "M\u00fcller"]\n'.encode("utf-8")
     g = next(iter_games(data, "x.pbn"))
     assert g.value("Note") == "1: 2+\u2663" and g.value("West") == "M\u00fcller"
-    assert [w.split(":")[1] for w in g.warnings] == ["3", "4"] and "names no character set" in g.warnings[0]
+    said = [w for w in g.warnings if "names no character set" in w]
+    assert [w.split(":")[1] for w in said] == ["3", "4"]
+    # (and the Note among the identification tags is said too: §3.5.5 puts it in the auction or play section)
+    assert [w for w in g.warnings if w not in said] == [
+        'x.pbn:3:1: [Note "1: 2+\u2663"]: a Note tag belongs in the auction or play section whose calls or cards '
+        "refer to it, not among the identification tags (§3.5.5)"]
 
 
 def test_each_game_is_warned_of_its_own_lines_only():

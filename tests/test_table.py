@@ -1522,3 +1522,99 @@ def test_a_mutated_state_is_read_back_exactly_or_refused_by_name(code, cards, se
         assert isinstance(e, bridgelaw.InputError) and str(e).split(":")[0], e
         return
     assert json.loads(back.to_json()) == state
+
+
+# answer() gives the facts the table cannot see; a fact the table found itself, or one the referee derives from
+# the table's own auction, is not the caller's to change (each case: the actions, the answer, the field refused).
+# A presumption of the catalogue's (no one had played to the lead, no adversary had called over the bid) is what
+# happened after the table stopped, and stays answerable: the replay answers it for a §3.9 marker.
+_LEAD = [("call", "S", "1H"), ("call", "W", "P"), ("call", "N", "P"), ("call", "E", "P"), ("play", "N", "SK")]
+_SHORT = [("call", "S", "1H"), ("call", "W", "1S")]
+SEEN_FACTS = [
+    ("the card led out of turn, changed to a card the leader does not hold", _LEAD, {"card": "SA"}, "facts.card"),
+    ("the trick of the opening lead, changed to the fifth", _LEAD, {"trick": 5}, "facts.trick"),
+    ("who should have led, changed from the declarer's left-hand adversary", _LEAD, {"proper_leader": "E"},
+     "facts.proper_leader"),
+]
+
+
+@pytest.mark.parametrize("actions, facts, field", [c[1:] for c in SEEN_FACTS], ids=[c[0] for c in SEEN_FACTS])
+def test_an_answer_contradicting_what_the_table_saw_is_refused_and_moves_nothing(actions, facts, field):
+    t = Table("wcny-1913", dealer="S", deal=DEAL)
+    for what, seat, x in actions:
+        (t.call if what == "call" else t.play)(seat, x)
+    before = t.to_json()
+    ruling = t.pending_ruling.to_dict()
+    with pytest.raises(MalformedActionError) as info:
+        t.answer(**facts)
+    assert info.value.field == field and "the table saw" in info.value.message
+    assert t.to_json() == before and t.pending_ruling.to_dict() == ruling
+    name = field.removeprefix("facts.")
+    t.answer(**{name: ruling["facts"][name]})  # the same value as the table's: nothing to refuse
+    assert t.pending_ruling.to_dict()["options"] == ruling["options"]
+
+
+def test_an_answer_of_what_the_table_cannot_see_still_changes_the_ruling():
+    t = Table("wcny-1913", dealer="S", deal=DEAL)
+    for what, seat, x in _SHORT:
+        t.call(seat, x)
+    assert [o.id for o in t.pending_ruling.options] == ["penalize", "waive"]
+    t.answer(corrected=True)  # the offender corrected his bid in time: law 50's penalty is gone
+    assert [o.id for o in t.pending_ruling.options] == [] and t.pending_ruling.to_dict()["effects"]
+    t = Table("wcny-1913", dealer="S", deal=DEAL)
+    for what, seat, x in _SHORT:
+        t.call(seat, x)
+    t.answer(condoned=True)  # an adversary had called over it before the penalty was demanded (law 50b)
+    assert [o.id for o in t.pending_ruling.options] == []
+
+
+# report() is for what the table cannot see: a kind the table detects itself, reported besides, would be ruled on a
+# call or card the table saw to be proper (each case: the deal known or not, the report, the error)
+_TRICK = [("call", "S", "1H"), ("call", "W", "P"), ("call", "N", "P"), ("call", "E", "P"),
+          ("play", "W", "S8"), ("play", "N", "S3"), ("play", "E", "SA"), ("play", "S", "S5")]
+DETECTED_REPORTS = [
+    ("a revoke by a player the table saw follow suit", DEAL, _TRICK, "revoke", "E", "the table detects it itself"),
+    ("a lead out of turn by a player the table saw play in turn", DEAL, _TRICK, "lead_out_of_turn", "E",
+     "the table detects it itself"),
+    ("a lead out of turn reported where the hands are not known: the table still sees who played",
+     None, _TRICK, "lead_out_of_turn", "E", "the table detects it itself"),
+    ("a revoke before any card has been played", None, _TRICK[:4], "revoke", "E", "no card has been played yet"),
+]
+
+
+@pytest.mark.parametrize("deal, actions, kind, seat, says", [c[1:] for c in DETECTED_REPORTS],
+                         ids=[c[0] for c in DETECTED_REPORTS])
+def test_a_report_of_what_the_table_detects_itself_is_refused_and_moves_nothing(deal, actions, kind, seat, says):
+    t = Table("wcny-1913", dealer="S", deal=deal)
+    for what, who, x in actions:
+        (t.call if what == "call" else t.play)(who, x)
+    before = t.to_json()
+    with pytest.raises(IllegalActionError) as info:
+        t.report(kind, seat)
+    assert info.value.field == "kind" and says in info.value.message
+    assert t.to_json() == before
+
+
+def test_a_revoke_is_reported_only_where_the_table_does_not_know_the_hands():
+    t = Table("wcny-1913", dealer="S")
+    for what, who, x in _TRICK:
+        (t.call if what == "call" else t.play)(who, x)
+    assert t.report("revoke", "E").kind == "revoke"
+    t.pop()
+    assert t.report("dummy_suggests_play", "N").kind == "dummy_suggests_play"  # what no table sees
+
+
+@pytest.mark.parametrize("tricks, says", [
+    (True, "as a whole number, 0 to 12 after the tricks played; got True"),
+    ("7", "as a whole number, 0 to 12 after the tricks played; got '7'"),
+    (7.0, "as a whole number, 0 to 12 after the tricks played; got 7.0"),
+    (13, "won 0 and lost 1 of the tricks played, so it cannot end with 13"),
+])
+def test_the_tricks_a_stopped_play_ends_with_are_a_whole_number_the_tricks_played_leave_room_for(tricks, says):
+    t = Table("wcny-1913", dealer="S", deal=DEAL)
+    for what, who, x in _TRICK:
+        (t.call if what == "call" else t.play)(who, x)
+    with pytest.raises(bridgelaw.InputError) as info:
+        t.score(tricks)
+    assert info.value.field == "tricks" and says in info.value.message
+    assert t.score(12).to_dict()["totals"]["NS"]["trick"] == 48  # six odd tricks at hearts' 8 (1913 law 3)

@@ -79,8 +79,8 @@ def find_law(code: Any, number: str, field: str = "n") -> Any:
     code whose tail is missing gives that missing law); :class:`NotFoundError` naming ``field``, with the
     code's range, if it has none."""
     law = code.law(number)
-    if law is None and number.isdigit() is False and code.law(number.upper()):
-        law = code.law(number.upper())
+    if law is None and number.isdigit() is False:  # e1 is E1, 50B is 50b: the printed number's case is not asked
+        law = code.law(number.upper()) or code.law(number.lower())
     if law is not None:
         return law
     nums = [lw.number for lw in code.laws]

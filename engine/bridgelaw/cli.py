@@ -322,6 +322,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
     fmt = _format(args)
     if args.rulings:
+        if args.ignore or args.topic:  # the rulings diff rules every kind (--kind narrows it); it reads no text
+            raise InputError("--ignore" if args.ignore else "--topic",
+                             "goes with the text diff, not --rulings (which compares rulings, not wording; --kind "
+                             "narrows it to kinds)")
         res = ruling_diff(args.a, args.b, args.kind or None, jobs=args.jobs)
         print(render(res, fmt))
         return 0

@@ -92,7 +92,10 @@ def _played(code: Code, st: "TableState", contract: str | None, tricks: int | No
     won = sum(1 for t in st.tricks if _SIDE[t.winner] == _SIDE[declarer])
     if tricks is not None:
         lost = len(st.tricks) - won
-        if type(tricks) is not int or not won <= tricks <= 13 - lost:
+        if type(tricks) is not int:
+            raise InputError("tricks", f"expected the declarer's side's tricks as a whole number, {won} to {13 - lost} "
+                                       f"after the tricks played; got {tricks!r}")
+        if not won <= tricks <= 13 - lost:
             raise InputError("tricks", f"the declarer's side won {won} and lost {lost} of the tricks played, so it "
                                        f"cannot end with {tricks!r}")
         won = tricks

@@ -419,12 +419,14 @@ class Interview:
             except InputError:
                 break  # it no longer fits: it is asked again, with the engine's reason
         if (iv.code, iv.irregularity) == (self.code, self.irregularity):
-            for a in history[at + 1:]:  # facts given but never asked stand while the code and the kind do
-                if a.step is None and a.key.startswith("facts.") and a.key[6:] not in iv.facts:
+            for a in history[at + 1:]:  # answers given but never asked stand while the code and the kind do
+                if a.step is None and iv._value(a.key) is None:
                     try:
                         iv._restore(a.key, a.value)
-                    except InputError:
-                        iv.facts.pop(a.key[6:], None)
+                    except InputError as e:  # the change contradicts it: said, not dropped without a word
+                        raise InputError(e.field, f"{e.field}: {e.message} — {a.key} was given as {a.value!r} "
+                                         f"without being asked, and the change to {history[at].key} contradicts "
+                                         "it: send the answers without it, or change it too") from None
         self._become(iv)
 
     def _become(self, other: "Interview") -> None:

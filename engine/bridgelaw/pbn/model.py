@@ -181,6 +181,8 @@ class PbnGame:
     index: int = field(default=1, compare=False)      # the game's place in its file, from 1
     line: int = field(default=1, compare=False)       # the file line the game starts on
     warnings: list[str] = field(default_factory=list, compare=False)
+    # the note references =n= read (section, index, line, col), checked against the Note tags (§3.5.4, §3.6.4)
+    notes_used: list[tuple[str, int, int, int]] = field(default_factory=list, compare=False, repr=False)
     _index: dict[str, Tag] = field(default_factory=dict, compare=False, repr=False)
     _indexed: int = field(default=-1, compare=False, repr=False)  # how many tags the index was built from
     _values: dict[str, str] | None = field(default=None, compare=False, repr=False)  # the index's values

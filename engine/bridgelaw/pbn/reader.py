@@ -85,7 +85,7 @@ class Inheritance:
                 continue
             seen.add(t.name)
             v = t.value
-            if v.startswith("#"):
+            if v == "#" or v.startswith("##"):  # §4.8: the value "#", or one beginning with ##; "#1 Club" is a value
                 if t.name in NO_INHERITANCE:
                     raise InputError(f"{game.path}:{t.line}:{t.col}",
                                      f"[{t.name} \"{v}\"]: §4.8 forbids # for the {t.name} tag; give its value")
@@ -250,7 +250,7 @@ def _section_lines(sec: Section, lines: list[str], i: int, j: int, first: int) -
 
 
 _SECTION_OF = {"Auction": AUCTION, "Play": PLAY}
-_TAG_LINES = re.compile(r'^\[([A-Za-z0-9_]+) "([^"\\\n]*)"\]$', re.M)
+_TAG_LINES = re.compile(r'^\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]$', re.M)  # (any other name: the full reader)
 _USUAL_PLAY = re.compile(r"(?:[SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9](?:\n|\Z))+")
 
 
@@ -264,9 +264,55 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
             game.warnings.append(f"{path}:{again.line}:{again.col}: [{again.name} \"{again.value}\"] repeats "
                                  f"[{seen.name} \"{seen.value}\"] of line {seen.line} with another value: the first "
                                  "is read (§3.4: a tag pair that already occurred is ignored)")
+    if game.notes_used or "Note" in game.tag_values():
+        _check_notes(game, path)
     if inheritance is not None:
         inheritance.resolve(game)
     return game
+
+
+# the tags a game is read by (a name that is one of them but for its case is said)
+_READ_TAGS = ("Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play", "Note", "Board",
+              "BridgelawCode", "Code", "BridgelawRemedy", "BridgelawEvent")
+_NOTE_VALUE = re.compile(r"\s*(\d+)\s*:")
+
+
+def _check_notes(game: PbnGame, path: str) -> None:
+    """§3.5.4–§3.5.5, §3.6.4–§3.6.5: a note index is 1 to 32; a Note tag is ``"<index>:<text>"``, placed in the
+    auction or play section whose calls or cards refer to it, one tag an index there; each reference has its
+    tag. A note explains a call or card and rules nothing, so what breaks this is said on the board (the
+    warnings), not refused."""
+    say = game.warnings.append
+    notes: dict[str, dict[int, Tag]] = {AUCTION: {}, PLAY: {}}
+    where: str | None = None
+    for t in game.tags:
+        if t.name in ("Auction", "Play"):
+            where = AUCTION if t.name == "Auction" else PLAY
+        if t.name != "Note":
+            continue
+        at = f"{path}:{t.line}:{t.col}: [Note \"{t.value}\"]"
+        m = _NOTE_VALUE.match(t.value)
+        if m is None:
+            say(f"{at}: expected \"<index>:<text>\", the index of the note a call or card refers to (§3.5.5)")
+            continue
+        k = int(m.group(1))
+        if not 1 <= k <= 32:
+            say(f"{at}: a note index is 1 to 32 (§3.5.4)")
+        if where is None:
+            say(f"{at}: a Note tag belongs in the auction or play section whose calls or cards refer to it, not "
+                "among the identification tags (§3.5.5)")
+            continue
+        seen = notes[where].get(k)
+        if seen is not None:
+            say(f"{at}: a second note {k} in the {where} section (the first at line {seen.line}): the Note tags of "
+                "a section differ in their index (§3.5.5)")
+        else:
+            notes[where][k] = t
+    for kind, k, line, col in game.notes_used:
+        if not 1 <= k <= 32:
+            say(f"{path}:{line}:{col}: ={k}=: a note index is 1 to 32 (§3.5.4)")
+        elif k not in notes[kind]:
+            say(f"{path}:{line}:{col}: ={k}= refers to no [Note \"{k}:…\"] in the {kind} section (§3.5.5)")
 
 
 def _parse_full(gt: GameText, path: str) -> PbnGame:
@@ -351,6 +397,11 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
             if sec is not None:
                 close_section(start)
             line, col = g.pos(start)
+            if not name[0].isupper():  # §3.3: names are case sensitive, and begin with an upper case letter
+                known = next((k for k in _READ_TAGS if k.lower() == name.lower()), None)
+                game.warnings.append(f"{g.path}:{line}:{col}: [{name}]: a tag name begins with an upper case letter "
+                                     "and is case sensitive (§3.3)" + (f": this is not [{known}], and is not read as "
+                                                                      "it" if known else ""))
             tag = Tag(name, value, line=line, col=col)
             game.tags.append(tag)
             last, ended = None, None
@@ -456,6 +507,7 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
                             raise g.error(at, f"a second note reference ={k}=: at most one a "
                                               f"{'call' if sec.kind == AUCTION else 'card'} (§3.5.4)")
                         last.note = k
+                        game.notes_used.append((sec.kind, k, *g.pos(at)))
                     else:
                         k = int(sm.group("nag"))
                         if k > 255:

@@ -698,6 +698,9 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
         code = resolve_code(code_value, default_code, _tag_where(g, "BridgelawCode") if code_value else g.where())
         loaded = load_code(code)
     res.code = code
+    if code_value and default_code and default_code != code:  # the caller's --code is for records naming none
+        res.notes.append(f"the record names its code, {code} ([{name}]): ruled under it, not under {default_code} "
+                         "(--code names the code of records that name none)")
     if _variant(loaded) == "three-hand":  # every game, with an auction or with its tags only
         raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
     vulnerable = vals.get("Vulnerable")
@@ -786,6 +789,12 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
             if stated and stated[0] != res.tricks and not stated[1]:
                 res.notes.append(f"{_tag_where(g, 'Result')}: [Result \"{result_v}\"] but the play gives the "
                                  f"declarer's side {res.tricks} tricks")
+            elif stated and stated[1]:  # §3.4.15: ^ marks a result the players agreed, differing from the play
+                res.notes.append(f"{_tag_where(g, 'Result')}: [Result \"{result_v}\"]: " + (
+                    f"the players agreed {stated[0]} tricks for the declarer's side (^, §3.4.15), the play gives "
+                    f"{res.tricks}: scored as played" if stated[0] != res.tricks else
+                    f"^ marks a result differing from the tricks won (§3.4.15), but the play gives the declarer's "
+                    f"side the same {res.tricks}"))
         return t
     where = run.at(end) if end is not None else _tag_where(g, "Play")
     n_tricks = f"{played} trick{'' if played == 1 else 's'}"
@@ -881,6 +890,7 @@ def _from_tags(g: PbnGame, code: str, dealer_v: str | None, deal: str | None, de
     res.contract, res.declarer, res.tricks = bid + "X" * doubled, declarer.value, stated[0]
     res.score, res.status, res.source = {k: v["total"] for k, v in s.totals().items()}, SCORED, "result"
     res.notes.append("no auction recorded: [Contract], [Declarer] and [Result] scored as stated, unrefereed")
+    res.notes.extend(s.notes)  # what the score presumed (a limit not applied for want of the dealer) is said
     return None
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..errors import BridgelawError, InputError
+from ..errors import BridgelawError, InputError, did_you_mean
 from .board import Refused, resolve_code
 from .result import REFUSED, SCORED, UNFINISHED, BoardResult
 from .table_adapter import TableAdapter
@@ -22,6 +22,16 @@ from .table_adapter import TableAdapter
 __all__ = ["replay_record", "check_record"]
 
 _ACTS = ("call", "card", "trick", "expose", "apply", "answer")
+# each event's fields: its act and what goes with it (an apply's card is the card its chooser names)
+_EVENT_FIELDS = {"call": ("seat", "call"), "card": ("seat", "card"), "expose": ("seat", "expose"), "trick": ("trick",),
+                 "apply": ("apply", "by", "suit", "card"), "answer": ("answer",)}
+
+
+def _no_other_fields(ev: Mapping[str, Any], fields: tuple[str, ...], where: str, what: str) -> None:
+    for k in ev:
+        if k not in fields:
+            raise InputError(f"{where}.{k}", f"not a field of {what} ({', '.join(fields)})"
+                                             + did_you_mean(str(k), fields))
 
 
 def _str(v: Any, field: str, what: str) -> str:
@@ -52,11 +62,12 @@ def check_record(record: Any, where: str = "record") -> None:
         if not isinstance(ev, Mapping):
             raise InputError(f, f"expected an event object such as {{\"seat\": \"S\", \"call\": \"1H\"}}, got "
                                 f"{type(ev).__name__} {ev!r}"[:200])
-        acts = [k for k in _ACTS if k in ev]
+        acts = [k for k in _ACTS if k in ev and not (k == "card" and "apply" in ev)]
         if len(acts) != 1:
             raise InputError(f, "expected one of call, card, trick, expose, apply or answer"
                              + (f"; got {', '.join(acts)}" if acts else ""))
         act = acts[0]
+        _no_other_fields(ev, _EVENT_FIELDS[act], f, f"a{'n' if act[0] in 'ae' else ''} {act} event")
         if act in ("call", "card", "expose"):
             _str(ev.get("seat"), f"{f}.seat", f"the seat that made the {act} (N, E, S or W)")
             _str(ev[act], f"{f}.{act}", "a call such as 1H, P, X" if act == "call" else "a card such as SK")
@@ -66,6 +77,7 @@ def check_record(record: Any, where: str = "record") -> None:
             for j, p in enumerate(ev["trick"]):
                 if not isinstance(p, Mapping):
                     raise InputError(f"{f}.trick[{j}]", "expected {seat, card}")
+                _no_other_fields(p, ("seat", "card"), f"{f}.trick[{j}]", "a card of a trick")
                 _str(p.get("seat"), f"{f}.trick[{j}].seat", "a seat N, E, S or W")
                 _str(p.get("card"), f"{f}.trick[{j}].card", "a card such as SK")
         elif act == "apply":
@@ -90,6 +102,12 @@ def replay_record(record: Mapping[str, Any], code: str | None = None, path: str 
             raise Refused("code", 'name the code: "code": "wcny-1913" in the record, or --code')
         cid = resolve_code(record.get("code"), code, "code")
         res.code = cid
+        if record.get("code") and code and code != cid:  # the caller's --code is for records naming none
+            report["events"].append({"note": f"the record names its code, {cid}: ruled under it, not under {code} "
+                                             "(--code names the code of records that name none)"})
+        if not record.get("dealer"):  # presumed, and said: the rotation and the rulings turn on the dealer
+            report["events"].append({"note": "the record names no dealer: South is presumed to have dealt "
+                                             "(give \"dealer\": N, E, S or W)"})
         t = TableAdapter(cid, record.get("dealer") or "S", record.get("deal"))
         _run(t, list(record["events"]), report)
     except BridgelawError as e:
@@ -155,6 +173,8 @@ def _run(t: TableAdapter, events: list[Mapping[str, Any]], report: dict[str, Any
         where = f"events[{i - 1}]"
         ref = f"E{i}"
         try:
+            if "apply" in ev or "answer" in ev:
+                raise InputError(where, "no ruling is waiting for this choice")
             if "call" in ev:
                 ans = t.call(ev["seat"], ev["call"], ref)
                 log.append(_entry(ev, ans))

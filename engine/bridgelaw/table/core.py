@@ -11,11 +11,14 @@ takes the last one back, and the history replayed onto a fresh table gives the s
 
 from __future__ import annotations
 
+import json
 import warnings
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Sequence
 
 from ..dealresult import four_handed_result
-from ..errors import InputError, MalformedActionError, OutOfTurnError, RulingPendingError, TableStateError
+from ..errors import (
+    IllegalActionError, InputError, MalformedActionError, OutOfTurnError, RulingPendingError, TableStateError,
+)
 from ..loader import Code, load_code
 from ..scoring import score as _score
 from ..scoring.deal import remember
@@ -472,6 +475,7 @@ class Table(Auction, Play, Persistence):
             raise MalformedActionError("kind", f"expected an irregularity kind (bridgelaw kinds), got {kind!r}")
         _plain_facts(facts)
         self._refuse_before_its_phase(kind)
+        self._refuse_what_the_table_detects(kind, s)
         try:
             ans = self._ruled(kind, s, dict(facts), **self._report_extra())
         except TableStateError:
@@ -492,6 +496,26 @@ class Table(Auction, Play, Persistence):
             raise OutOfTurnError("kind", f"{kind_name(kind)} is an irregularity of the play, and the auction "
                                          "is not over (report it when the play has begun)")
 
+    def _refuse_what_the_table_detects(self, kind: str, seat: str) -> None:
+        """An irregularity the table detects itself (:data:`DETECTED`) is ruled when the call or card is made:
+        reported besides, it would be ruled on a call or card the table saw to be proper (a revoke by a player
+        who followed suit, a lead out of turn by the leader). Only a revoke, where the table does not know the
+        hands, is the caller's to report."""
+        from ..wording import kind_name
+
+        st = self._st
+        if kind == "revoke" and not st.tricks and not st.current:
+            raise IllegalActionError("kind", f"a revoke by {seat}: no card has been played yet, so no one can have "
+                                             "failed to follow suit")
+        if kind not in DETECTED or not st.detect or kind == "revoke" and st.deal is None:
+            return
+
+        raise IllegalActionError("kind", f"{kind_name(kind)} by {seat}: the table detects it itself from the calls "
+                                 "and cards it is given" + (" and the hands it knows" if kind == "revoke" else "")
+                                 + ", and found none; make the call or play the card (call(), play(), expose(), "
+                                 "claim(), play_together()) and the table rules it — report() is for what the "
+                                 "table cannot see")
+
     def answer(self, **facts: Any) -> Ruling:
         """Answer the pending ruling's questions (facts the table cannot see); returns the ruling anew."""
         p = self._st.pending
@@ -503,9 +527,38 @@ class Table(Auction, Play, Persistence):
             r = rule_cached(self.code, inc)
         except InputError as e:
             raise MalformedActionError(e.field, e.message) from None
+        self._refuse_what_the_table_saw(p, facts, r)
         p.incident, p.ruling = inc, r
         self._st.history.append(HistoryEntry("answer", None, {"facts": dict(facts)}))
         return r
+
+    def _refuse_what_the_table_saw(self, p: Pending, facts: Mapping[str, Any], r: Ruling) -> None:
+        """``answer()`` gives the facts the table cannot see; a fact it found itself (the card led, the trick,
+        who should have led) or one the referee derives from the table's own auction is not the caller's to
+        change: an answer that says otherwise is refused, naming what the table saw. A fact the catalogue
+        presumes (``default:``: no one played to the lead, no adversary called over the bid) stays answerable:
+        it is what happened after the table stopped, which it did not see."""
+        from ..catalogue import load_kinds
+
+        last = next((h for h in reversed(self._st.history) if h.action != "answer"), None)
+        seen = set() if last is not None and last.action == "report" else set(p.facts)  # a report's facts are given
+        kind = load_kinds()[1].get(p.kind)
+        if kind is not None:
+            if "auction" in p.incident:
+                seen.update(n for n, spec in kind.facts.items() if spec.derived)
+            # what happened after the table stopped at the offence (a card played to the lead, a call over the
+            # bid) is a presumption of the catalogue's, which an answer may overturn
+            seen.difference_update(n for n, spec in kind.facts.items() if spec.default is not None)
+        if not seen.intersection(facts):
+            return
+        before = self._ruling_of(p).to_dict()["facts"]
+        after = r.to_dict()["facts"]
+        for name in facts:
+            if name in seen and name in before and after.get(name) != before[name]:
+                raise MalformedActionError(
+                    f"facts.{name}", f"{json.dumps(facts[name])}: the table saw {name} = {json.dumps(before[name])}; "
+                    "answer() gives only the facts the table cannot see (the ruling's questions, or what happened "
+                    "away from the table); to change what was played or called, pop() it and act again")
 
     # ------------------------------------------------------------------ remedies
 
