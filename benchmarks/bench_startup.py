@@ -36,8 +36,9 @@ SETTLED = 2.5
 #: the standard library ``rule`` cannot start without (dataclasses brings inspect, ast, dis; argparse brings gettext
 #: and, as it makes its parser, locale; zlib names the cache's entries): printed as the floor under the figure
 STDLIB = "argparse, dataclasses, enum, json, locale, marshal, pickle, re, zlib"
-#: What remains, measured inside one warm start: each dataclass and enum built as bridgelaw's modules are imported
-#: (the time of dataclasses' class processing and of each enum's class), by module, and the whole start in process.
+#: What remains, measured inside one warm start: its phases (the command line's imports, the ruling kit's core and the
+#: kind's part read, the rest), each dataclass and enum built as bridgelaw's modules are imported (the time of
+#: dataclasses' class processing and of each enum's class), by module, and the whole start in process.
 PROBE = """
 import collections, dataclasses, enum, io, json, sys, time
 t0 = time.perf_counter()
@@ -53,12 +54,31 @@ def timing(what, make, module_of):
     return timed
 dataclasses._process_class = timing("dataclass", dataclasses._process_class, lambda a, out: a[0].__module__)
 enum.EnumType.__new__ = timing("enum", enum.EnumType.__new__, lambda a, out: out.__module__)
+phases = collections.defaultdict(float)
+def phase(name, fn):
+    def timed(*args, **kwargs):
+        t = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            phases[name] += time.perf_counter() - t
+    return timed
 sys.argv = ["bridgelaw", "rule", "-", "--json"]
+t = time.perf_counter()
 from bridgelaw.cli import main
+phases["the command line's modules imported"] = time.perf_counter() - t
+import bridgelaw.kit, bridgelaw.snapshot
+bridgelaw.snapshot.load_kit = phase("the kit's core read (its modules imported as it is unpickled)",
+                                    bridgelaw.snapshot.load_kit)
+bridgelaw.kit._read_part = phase("the kind's part of the kit read", bridgelaw.kit._read_part)
 out, sys.stdout = sys.stdout, io.StringIO()
+t = time.perf_counter()
 main()
+rest = time.perf_counter() - t - sum(v for k, v in phases.items() if k.startswith("the kit") or "part" in k)
+phases["the rest: the referee's modules imported, the incident read, ruled, worded, written"] = rest
 sys.stdout = out
-print(json.dumps({"whole": time.perf_counter() - t0, "built": [[k, m, n, t] for (k, m), (n, t) in built.items()]}))
+print(json.dumps({"whole": time.perf_counter() - t0, "built": [[k, m, n, t] for (k, m), (n, t) in built.items()],
+                  "phases": sorted(phases.items(), key=lambda kv: -kv[1])}))
 """
 
 
@@ -156,6 +176,9 @@ def _what_remains(python: Path, env: dict[str, str], cwd: Path) -> None:
                              capture_output=True, check=True).stdout
         runs.append(json.loads(out))
     best = min(runs, key=lambda r: r["whole"])
+    print(f"start-up    in process: {best['whole'] * 1e3:.1f} ms (after the interpreter's own start), of which:")
+    for name, t in best["phases"]:
+        print(f"start-up      {t * 1e3:6.2f} ms  {name}")
     for kind, plural in (("dataclass", "dataclasses"), ("enum", "enums")):
         rows = sorted(((t, m, n) for k, m, n, t in best["built"] if k == kind), reverse=True)
         n_all, t_all = sum(n for _, _, n in rows), sum(t for t, _, _ in rows)

@@ -5,8 +5,8 @@ loaded afresh does.
   laws, the schemas and the grammar (watched with an audit hook, from a cold cache, for every code) is one the
   key covers.
 - An edited, an added or a removed file — in the code's own folder, in a folder of a code it extends, in the
-  kinds catalogue — makes the snapshot stale: the next load gives what a load without any cache gives (the
-  code, or the same refusal).
+  kinds catalogue — makes the snapshot and the ruling kit kept beside it stale: the next load gives what a load
+  without any cache gives (the code, or the same refusal).
 - A code from its snapshot rules every casebook incident as the code loaded afresh does (whole rulings, the
   trace included), and a start from a snapshot imports neither YAML, JSON Schema nor lark.
 """
@@ -56,7 +56,7 @@ def _under(path: str, roots: list[Path]) -> bool:
 def _stored(code_id: str) -> tuple[list[str], list[str]]:
     hit = load_entry(snapshot._name(laws_dir(), code_id))
     assert hit is not None, f"{code_id}: no snapshot was kept"
-    files, folders, _codes, _body = hit[1]
+    files, folders, _codes, _body, _check, _parts = hit[1]
     return files, folders
 
 
@@ -143,6 +143,8 @@ def test_a_change_to_any_file_a_code_is_made_from_makes_its_snapshot_stale(chang
     if trusted == "every status trusted at once":  # files just written: their status stands for their content
         monkeypatch.setattr(cache, "SETTLED_NS", 0)
         monkeypatch.setattr(cache, "_module_status", [])
+    else:  # files just written are never trusted, however long the machine takes to load them (a busy CI's seconds)
+        monkeypatch.setattr(cache, "SETTLED_NS", 3600 * 10**9)
     data = tmp_path / "data"
     for name in ("laws", "grammar", "schema"):
         shutil.copytree(ROOT / name, data / name)
@@ -153,12 +155,14 @@ def test_a_change_to_any_file_a_code_is_made_from_makes_its_snapshot_stale(chang
     before = _what(code_id)  # builds the snapshot
     clear_cache()
     assert snapshot.load(laws_dir(), code_id) is not None, "no snapshot kept, so nothing is tested"
+    assert snapshot.load_kit(laws_dir(), code_id) is not None, "no ruling kit kept, so nothing is tested"
     kept = load_entry(snapshot._name(laws_dir(), code_id))[2]  # type: ignore[index]
     assert (kept is not None) == (trusted == "every status trusted at once")
     assert _what(code_id) == before  # served from it, and the same
     CHANGES[change](data)
     clear_cache()
     assert snapshot.load(laws_dir(), code_id) is None, f"{change}: the stale snapshot would be served"
+    assert snapshot.load_kit(laws_dir(), code_id) is None, f"{change}: the stale ruling kit would be served"
     after = _what(code_id)
     assert after != before, f"{change}: the change changed nothing, so nothing is tested"
     assert after == _fresh(code_id, monkeypatch)
@@ -227,11 +231,18 @@ def test_a_code_from_its_snapshot_rules_every_casebook_incident_as_a_code_loaded
 NOT_ON_THE_RULE_PATH = frozenset((
     "typing", "pathlib", "urllib", "shutil", "hashlib", "tempfile", "textwrap", "difflib", "subprocess", "sqlite3",
     "asyncio", "yaml", "jsonschema", "lark", "starlette", "uvicorn", "tqdm"))
-#: The modules of bridgelaw a warm ``rule -`` imports: one that joins them is a cost every start pays.
+#: The modules of bridgelaw a warm ``rule -`` imports: one that joins them is a cost every start pays. It rules from
+#: the code's ruling kit (bridgelaw.kit), reading the part of the kind it rules, so it imports none of the code's
+#: loader, its parameter binder, the incident's edge (its bounds only), the general path's derivations, the
+#: validators nor the desk.
 RULE_PATH = frozenset(f"bridgelaw.{m}" if m else "bridgelaw" for m in (
-    "", "api", "bids", "cache", "catalogue", "cli", "conditions", "errors", "facts", "incident", "incidentcode",
-    "limits", "loader", "parameters", "quick", "referee", "resources", "ruler", "seats", "snapshot", "values",
-    "vocabulary", "wording", "yamlsrc"))
+    "", "api", "bids", "cache", "catalogue", "cli", "conditions", "errors", "incidentbounds", "incidentcode", "kit",
+    "limits", "provision", "quick", "referee", "resources", "ruler", "seats", "snapshot", "values", "vocabulary",
+    "wording", "yamlsrc"))
+#: Modules of bridgelaw a warm ``rule -`` of a well-formed incident must not import: what loads a code whole, and
+#: what reads an incident by the general path.
+OFF_THE_RULE_PATH = frozenset(f"bridgelaw.{m}" for m in (
+    "loader", "parameters", "lawfiles", "check", "server", "incident", "facts"))
 
 
 def test_a_warm_rule_imports_only_what_the_rule_path_uses(tmp_path):
@@ -253,6 +264,7 @@ def test_a_warm_rule_imports_only_what_the_rule_path_uses(tmp_path):
     assert not top & NOT_ON_THE_RULE_PATH, f"a warm start imported: {sorted(top & NOT_ON_THE_RULE_PATH)}"
     ours = {m for m in modules if m.split(".")[0] == "bridgelaw"}
     assert ours <= RULE_PATH, f"a warm start imported modules off the rule path: {sorted(ours - RULE_PATH)}"
+    assert not ours & OFF_THE_RULE_PATH, f"a warm start loaded its code whole: {sorted(ours & OFF_THE_RULE_PATH)}"
     cold = {m.split(".")[0] for m in json.loads(runs[0].stderr)[1]}
     assert {"yaml", "jsonschema", "lark"} <= cold, "the first start built nothing, so nothing is tested"
 

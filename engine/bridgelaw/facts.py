@@ -16,10 +16,8 @@ from collections.abc import Mapping
 from .bids import bid_table
 from .conditions import Env, Facts, MissingFact, compile_expr, names_used
 from .errors import InputError, did_you_mean
-from .catalogue import FactSpec, Kind, coerce_fact, derivation_order
-from .incident import Incident, read_incident
+from .catalogue import FactSpec, Kind, coerce_fact, derivation_order, load_kinds
 from . import incidentcode
-from .loader import Code, load_kinds
 from .seats import ThreeHand, model_for
 from .values import Call, CallKind, Seat
 
@@ -27,12 +25,22 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from typing import Any
 
+    from .incident import Incident
+    from .loader import Code
+
 __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult",
            "callers", "caller", "other_players", "seven_call", "three_hand_players"]
 
 
 #: The incident's shape is checked at the edge (bridgelaw.incident, against schema/incident.schema.json).
-parse_incident = read_incident
+def __getattr__(name: str) -> Any:
+    """``Incident`` and ``parse_incident`` (the edge's :func:`~bridgelaw.incident.read_incident`), imported when
+    first asked for: a ruling from a kit reads no incident at the edge."""
+    if name in ("Incident", "parse_incident"):
+        from .incident import Incident, read_incident
+
+        return Incident if name == "Incident" else read_incident
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _coerce = coerce_fact  # an incident's facts are read by the catalogue's own rules (its defaults are too)
@@ -214,6 +222,8 @@ def _settle(code: Code, kind_id: str, kind: Kind, common: Mapping[str, FactSpec]
                              f"the dealer {f['dealer'].value}, not {f['declarer'].value}")
         f["declarer"] = f["dealer"]
     _derive_facts(f, common, kind)
+    if "proper_leader" in kind.facts:
+        _check_proper_leader(f)
     _kind_offender(kind, f, code)
     incidentcode.check_seats(code, kind, f, given)
     return kind_id, Facts(f, code.value_of, tuple(presumed)), notes
@@ -380,6 +390,21 @@ def _derive_implied(kind_id: str, kind: Kind, f: dict[str, Any], notes: list[str
         mates = " or ".join(s.value for s in Seat if s.side is offender.side)
         raise InputError("facts.next_leader", f"{leader.value} is not of the offending side: the lead is called from "
                          f"the player of the offender's side ({mates}) whose turn it is next to lead")
+
+
+def _check_proper_leader(f: Mapping[str, Any]) -> None:
+    """Who should have led, beside a lead out of turn: never the player who led (the offender), and to the first
+    trick the opening leader (the ``leader`` fact, as the incident gives it or the catalogue derives it)."""
+    proper = f.get("proper_leader")
+    if not isinstance(proper, Seat):
+        return
+    if proper is f.get("offender"):
+        raise InputError("facts.proper_leader", f"{proper.value} is the offender, who led out of turn: name the "
+                         "player whose turn it was to lead")
+    leader = f.get("leader")
+    if f.get("trick") == 1 and isinstance(leader, Seat) and proper is not leader:
+        raise InputError("facts.proper_leader", f"to the first trick the opening leader ({leader.value}, on the "
+                         f"declarer's left) leads; the incident names {proper.value}")
 
 
 _IMPLIED_BY_KIND: dict[int, tuple[Kind, tuple[tuple[str, Any, str, Any, str, str], ...]]] = {}

@@ -30,11 +30,13 @@ from .conditions import (
 from .cache import cached, store
 from .catalogue import FactSpec, Kind, load_kinds, load_topics
 from .errors import ConditionError, InputError, LawFileError, UnknownCodeError, did_you_mean
+from .kit import LOADED, bid_values, clear as clear_kits
 from .parameters import bind as bind_parameters, render as render_label
+from .provision import EffectSpec, OptionSpec, Provision
 from .resources import grammar_path, laws_dir, laws_path, schema_dir
 from .seats import SeatModel, chooser_faults, model_for
 from .values import Call, EffectKind
-from .vocabulary import vocabulary
+from .vocabulary import field_checks, vocabulary
 from .yamlsrc import Source, load_yaml
 
 TYPE_CHECKING = False
@@ -78,61 +80,6 @@ EFFECT_FIELDS: dict[EffectKind, dict[str, tuple[Type | str, bool]]] = _effect_fi
 
 # --------------------------------------------------------------------------
 # The model
-
-
-@dataclass(frozen=True)
-class EffectSpec:
-    """An effect as a provision writes it: its kind and its fields, each a literal or a compiled expression."""
-
-    kind: EffectKind
-    fields: tuple[tuple[str, Any, Compiled | None], ...]  # (name, literal value or source, compiled)
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """One option of a provision's chooser: its id, its label, its effects and when it is offered."""
-
-    id: str
-    label: str
-    effects: tuple[EffectSpec, ...]
-    when: Compiled | None = None
-    when_text: str = ""
-
-
-@dataclass(frozen=True)
-class Provision:
-    """One rule of a law: when it applies, and what follows (automatic effects, or options).
-
-    ``chooser`` gives a seat, a side (either of its players) or, for a list chooser (``[succeeding_player,
-    third_player]``: "either other player"), a tuple of seats. ``chooser_at`` is where the chooser is written
-    (``path:line:col``), for an error at ruling time; ``own_choice``: the options are a choice the law leaves
-    to the offender himself (a correction of his own), so the chooser need not be innocent.
-    """
-
-    id: str
-    full_id: str
-    law: str
-    clause: str
-    kinds: tuple[str, ...]
-    when_text: str
-    when_tree: Expr | None
-    when: Compiled
-    effects: tuple[EffectSpec, ...]
-    chooser_text: str
-    chooser: Compiled | None
-    options: tuple[OptionSpec, ...]
-    overrides: tuple[str, ...]
-    footnotes: tuple[str, ...]
-    notes: tuple[str, ...]
-    cites: tuple[str, ...]
-    needs: frozenset[str]
-    when_shown: str = ""
-    needs_sorted: tuple[str, ...] = ()
-    chooser_trees: tuple[Expr, ...] = ()
-    chooser_at: str = ""
-    own_choice: bool = False
-    phases: tuple[str, ...] = ()
-    at: str = ""  # where the provision is written (path:line:col)
 
 
 #: One provision as written: its file, its key in the file, its mapping, and the code whose file it is in.
@@ -215,11 +162,7 @@ class Code:
         """:meth:`bid_value` as one quick function of a bid (what an incident's facts price bids with)."""
         fn = self.__dict__.get("_value_of")
         if fn is None:
-            values = {s: int(v) for s, v in (self.params.get("trick_values") or {}).items()}
-
-            def fn(call: Call) -> int:
-                return call.level * values[call.strain]  # type: ignore[operator,index]
-
+            fn = bid_values(self.params)
             object.__setattr__(self, "_value_of", fn)
         return fn  # type: ignore[no-any-return]
 
@@ -370,7 +313,7 @@ def code_ids(root: Path | None = None) -> list[str]:
 
 
 _cache: dict[tuple[str, str], Code] = {}
-_fast: dict[str, Code] = {}
+_fast: dict[str, Code] = LOADED  # (kept where the referee finds a code without importing the loader)
 
 
 def load_code(code_id: str) -> Code:
@@ -442,6 +385,7 @@ def load_all() -> list[Code]:
 
 
 def clear_cache() -> None:
+    clear_kits()
     _cache.clear()
     _ENVS.clear()
     _fast.clear()
@@ -926,13 +870,10 @@ def _compile_effect(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], 
     return EffectSpec(kind, tuple(fields))
 
 
-#: Fields of an effect that must name different things (a transfer from a side to itself is no transfer): the
-#: vocabulary's ``differs_from`` (schema/effects.yaml).
-DISTINCT_FIELDS: dict[EffectKind, tuple[tuple[str, str], ...]] = {
-    EffectKind(k): pairs for k, pairs in vocabulary().distinct_fields().items()}
-#: Fields of an effect that count something and cannot be below zero: the vocabulary's ``count: true`` (a score's
-#: points may be below zero: a law may deduct points from a score).
-COUNT_FIELDS: dict[EffectKind, tuple[str, ...]] = {EffectKind(k): f for k, f in vocabulary().count_fields().items()}
+#: Fields of an effect that count something and cannot be below zero (the vocabulary's ``count: true``: a score's
+#: points may be below zero, a law may deduct points from a score), and fields that must name different things (a
+#: transfer from a side to itself is no transfer: the vocabulary's ``differs_from``), from schema/effects.yaml.
+COUNT_FIELDS, DISTINCT_FIELDS = field_checks()
 
 
 def _check_literal_number(src: Source, key: tuple[Any, ...], kind: EffectKind, name: str, ftype: Type,

@@ -20,15 +20,17 @@ from .bids import bid_table
 from .catalogue import coerce_fact
 from .conditions import Facts, MissingFact, code_of, namespace_base
 from .errors import InputError
-from .incident import _bounds, _fact_value
+from .incidentbounds import _bounds, _fact_value
 from .incidentcode import check_closed, check_fact
-from .loader import Code, loaded, load_kinds
+from .kit import for_code
 from .seats import FourHand
-from .values import _CALLS, _SEAT_BY_TEXT, Call, CallKind
+from .values import _CALLS, _SEAT_BY_TEXT, MAX_CALL_LEVEL, Call, CallKind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from typing import Any, Callable
+
+    from .loader import Code
 
 __all__ = ["quick"]
 
@@ -55,6 +57,8 @@ class _Code:
                  "rotations", "adverse", "pairs")
 
     def __init__(self, code: Code) -> None:
+        from .catalogue import load_kinds
+
         self.code = code
         self.model = code.seats
         self.bids = bid_table(code)
@@ -64,6 +68,7 @@ class _Code:
         self.least = code.players  # (a bid, a pass by each other player and one call more)
         self.calls: dict[str, Call] = {}
         self.settlers: dict[str, Callable[[dict[str, Any], list[str]], Facts]] = {}
+        #: the irregularity catalogue: its common facts and its kinds
         self.common, self.kinds = load_kinds()
         self.bounds = b = _bounds()
         seats = tuple(_SEAT_BY_TEXT.values())
@@ -94,8 +99,11 @@ class _Code:
         return True
 
 
-def _of(code: Code) -> _Code | None:
-    """The quick path's record of a code this process has loaded (four players only)."""
+def _of(code_id: str) -> _Code | None:
+    """The quick path's record of a code this process has loaded, or of its ruling kit (four players only)."""
+    code = for_code(code_id)
+    if code is None:
+        return None
     ctx = code.__dict__.get("_quick")
     if ctx is None:
         if type(code.seats) is not FourHand:
@@ -113,12 +121,10 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
     code_id, kind_id = g("code"), g("irregularity")
     if type(code_id) is not str or type(kind_id) is not str:
         return None
-    code = loaded(code_id)
-    if code is None:
-        return None
-    ctx = code.__dict__.get("_quick") or _of(code)
+    ctx = _of(code_id)
     if ctx is None:
         return None
+    code = ctx.code
     b = ctx.bounds
     note = g("note")
     if note is not None and (type(note) is not str or len(note) > b.note_max):
@@ -212,25 +218,35 @@ def prepare(code: Code) -> None:
     its generated sources are compiled now, and kept with it)."""
     from .ruler import ruler
 
-    common, kinds = load_kinds()
     ctx = _Code(code)
+    common, kinds = ctx.common, ctx.kinds
     for kind_id, kind in kinds.items():
-        ruler(code, kind_id).explainers
+        r = ruler(code, kind_id)
+        r.explainers, r.shown  # noqa: B018 - written now, to be kept
         if type(code.seats) is FourHand:
             _settler(ctx, kind_id, kind, common)
+    if type(code.seats) is FourHand:
+        strains = code.params.get("trick_values") or {}
+        calls = ["P", "X", "XX"] + [f"{level}{s}" for s in strains for level in range(1, MAX_CALL_LEVEL + 1)]
+        for text in calls:
+            Call(text)
+        ctx.learn(calls)  # every call of the code's strains, spelt as the published schema spells it
+        object.__setattr__(code, "_quick", ctx)
 
 
 def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict[str, Any], list[str]], Facts]:
     """What :func:`bridgelaw.facts._settle` does for this code and kind, as one function written from the
     catalogue: the implied facts, each default and presumption, the straight-bridge declarer, each derivation
     whose inputs are known, the kind's offender. Where the general path would refuse, it raises."""
-    from .facts import _defaults, _derivations, _derive_facts, _derive_implied, _implies_anything, _kind_offender
+    from .facts import (_check_proper_leader, _defaults, _derivations, _derive_facts, _derive_implied,
+                        _implies_anything, _kind_offender)
 
     code = ctx.code
 
     ns: dict[str, Any] = {**namespace_base(), "_is": operator.is_, "_NONES": itertools.repeat(None),
                           "_Missing": MissingFact, "_value": code.value_of, "_kind": kind, "_kind_id": kind_id, "_common": common, "_code": code,
-                          "_implied": _derive_implied, "_derive_facts": _derive_facts, "_offender": _kind_offender}
+                          "_implied": _derive_implied, "_derive_facts": _derive_facts, "_offender": _kind_offender,
+                          "_proper_leader": _check_proper_leader}
     lines = ["def _settle(f, notes):", "    f.code_value = _value"]
     add = lines.append
     if _implies_anything(kind):
@@ -264,6 +280,8 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
                 add(f"            f[{name!r}] = _F{len(ns) - 1}(f)")
                 add("        except _Missing:")
                 add("            pass")
+    if "proper_leader" in kind.facts:
+        add("    _proper_leader(f)")
     if kind.offender_tree is not None:
         add("    _offender(_kind, f, _code)")
     # what Facts(f, _value, presumed) makes of f, made of f itself: no value None (an unknown fact is absent)

@@ -15,14 +15,16 @@ from __future__ import annotations
 
 from .conditions import Facts, MissingFact
 from .errors import InputError, RulingError
-from .facts import Incident, derive, parse_incident
 from .quick import quick
-from .loader import COUNT_FIELDS, DISTINCT_FIELDS, Code, EffectSpec, Provision, load_code, load_kinds
 from .values import Call, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
-    from typing import Any, Mapping
+if TYPE_CHECKING:  # names for the annotations: typing is not imported to start (nor, by a ruling from a kit, the
+    from typing import Any, Mapping  # loader)
+
+    from .facts import Incident
+    from .loader import Code
+    from .provision import EffectSpec, Provision
 
 __all__ = ["rule"]
 
@@ -32,6 +34,9 @@ def rule(incident: Mapping[str, Any] | Incident) -> Ruling:
     hit = quick(incident)  # a well-formed incident under a code already loaded: read and derived at once
     if hit is not None:
         return _rule(*hit)
+    from .facts import derive, parse_incident
+    from .loader import load_code
+
     inc = parse_incident(incident)
     code = load_code(inc.code)
     kind, facts, notes = derive(code, inc)
@@ -179,6 +184,9 @@ def _named_by_incident(p: Provision, facts: Facts) -> str:
 
 
 def _effects(specs: tuple[EffectSpec, ...], facts: Facts, p: Provision | None = None) -> list[Effect]:
+    from .vocabulary import field_checks
+
+    COUNT_FIELDS, DISTINCT_FIELDS = field_checks()
     out = []
     for spec in specs:
         args = []
@@ -216,7 +224,9 @@ def _seat_or_side(v: Any) -> str:
 
 
 def _question(kind: str, name: str, provisions: list[str]) -> Question:
-    common, kinds = load_kinds()
+    from .kit import kinds_of
+
+    common, kinds = kinds_of()
     spec = kinds[kind].facts.get(name) or common.get(name)
     if spec is None:
         return Question(name, f"What is {name}?", tuple(provisions), "str")

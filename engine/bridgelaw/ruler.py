@@ -97,6 +97,16 @@ class Ruler:
         self._rows: dict[tuple[Any, ...], tuple[dict[str, Any], ...]] = {}
         self._shown: Callable[[Facts], tuple[Any, ...]] | None = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Its attributes but the referee module it calls (imported again as it is read: a ruling kit)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_referee"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        from . import referee
+
+        self.__dict__.update(state)
+        self._referee = referee
+
     @property
     def explainers(self) -> tuple[Callable[[Facts, bool], str], ...]:
         """For each provision, why it did or did not apply in words (written when a trace is first read)."""
@@ -354,7 +364,7 @@ class Ruler:
         """Why ``p`` did or did not apply, in words (:func:`bridgelaw.referee._explain`, written out for its
         condition: the condition as printed, its value, and the facts it reads that are known)."""
         if p.when_tree is None:
-            return lambda f, r: "always applies"
+            return _always
         lines = ["def _explain(f, r):", "    s = ''"]
         for name in p.needs_sorted:
             lines.append(f"    if {name!r} in f:")
@@ -419,6 +429,11 @@ class _Trace(tuple):  # type: ignore[type-arg]
             if rows is not None:
                 return list(map(dict, rows))
         return ruler.trace_dicts(states, by, withheld, facts)  # type: ignore[no-any-return]
+
+
+def _always(f: Facts, r: bool) -> str:
+    """Why a provision without a condition applied (a module's function: a ruling kit pickles it by name)."""
+    return "always applies"
 
 
 def _withheld(why: Any) -> str:

@@ -16,6 +16,10 @@ a start whose files all keep their status reads and hashes none of them. A compi
 generated source and constants; the law files a provision was read from are kept by name and read again only if
 something asks for them (a code that extends this one and is loaded afresh, a tool reading the provisions as
 written).
+
+Beside the snapshot, under the same key, is the code's ruling kit (:mod:`bridgelaw.kit`): what ruling needs of the
+code, read by a start that rules once instead of the whole code. Every entry's compiled code and body are kept
+with their checksum: an entry spoilt on disk is no entry (its compiled code is never run).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import io
 import marshal
 import os
 import pickle
+import zlib
 from types import FunctionType
 
 from .cache import cache_path, key_of, load_entry, status, store
@@ -35,16 +40,16 @@ if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from pathlib import Path
     from typing import Any
 
-__all__ = ["load", "save", "depends"]
+__all__ = ["load", "load_kit", "save", "depends"]
 
-_FORMAT = "2"
+_FORMAT = "3"
 
 
-def _name(root: Path | str, code_id: str) -> str:
+def _name(root: Path | str, code_id: str, part: str = "code") -> str:
     from .resources import grammar_file, schema_path
 
     real = os.path.realpath
-    return f"code:{_FORMAT}:{real(root)}:{real(schema_path())}:{real(grammar_file())}:{code_id}"
+    return f"{part}:{_FORMAT}:{real(root)}:{real(schema_path())}:{real(grammar_file())}:{code_id}"
 
 
 def depends(root: Path, chain: list[str]) -> tuple[list[Path], list[Path]]:
@@ -68,17 +73,17 @@ def _names(folders: list[Any]) -> str:
     return "\n".join(names)
 
 
-def load(root: Path | str, code_id: str) -> Any:
-    """The code from its snapshot, or None (no snapshot, or a stale one)."""
-    if cache_path() is None:
-        return None
-    name = _name(root, code_id)
+def _current(name: str) -> Any:
+    """An entry's content — its compiled code, its body and its parts — if the files it was made from are as they
+    were and the content is whole (None: no entry, a stale one, or one that cannot be read)."""
     hit = load_entry(name)
     if hit is None:
         return None
     stored, value, kept = hit
     try:
-        files, folders, codes, body = value
+        files, folders, codes, body, check, parts = value
+        if not whole(codes, body, check):
+            return None  # a corrupt entry (its compiled code is never run)
         names = _names(folders)
         now = status(files, names)  # before any content is read
         if now is None or now != kept:
@@ -86,28 +91,79 @@ def load(root: Path | str, code_id: str) -> Any:
                 return None
             if now is not None:  # the same content under a new status: kept with it, for the next start
                 store(name, [], value, stored, now)
-        for text, code in marshal.loads(codes).items():
-            _CODES.setdefault(text, code)
-        return pickle.loads(body)
+        return codes, body, parts
+    except Exception:  # an unreadable entry is made again
+        return None
+
+
+def whole(codes: bytes, body: bytes, check: int) -> bool:
+    """Are an entry's (or a part's) compiled code and body as they were written?"""
+    return zlib.crc32(body, zlib.crc32(codes)) == check
+
+
+def seed(codes: bytes) -> None:
+    """The compiled code an entry keeps, for :func:`bridgelaw.conditions.code_of` to find."""
+    for text, code in marshal.loads(codes).items():
+        _CODES.setdefault(text, code)
+
+
+def load(root: Path | str, code_id: str) -> Any:
+    """The code from its snapshot, or None (no snapshot, or a stale one)."""
+    if cache_path() is None:
+        return None
+    got = _current(_name(root, code_id))
+    if got is None:
+        return None
+    try:
+        seed(got[0])
+        return pickle.loads(got[1])
     except Exception:  # an unreadable snapshot is made again
+        return None
+
+
+def load_kit(root: Path | str, code_id: str) -> Any:
+    """The code's ruling kit (:mod:`bridgelaw.kit`) as kept, or None (none kept, a stale one, one that cannot be
+    read)."""
+    if cache_path() is None:
+        return None
+    got = _current(_name(root, code_id, "kit"))
+    if got is None:
+        return None
+    from .kit import read
+
+    try:
+        return read(*got)
+    except Exception:  # an unreadable kit is none: the code is loaded whole
         return None
 
 
 def save(root: Path, code: Any, chain: list[str], texts: set[str]) -> None:
     """Keep ``code`` (loaded from ``root``, its ``extends`` chain ``chain``) with the compiled code of the
-    conditions it holds and of the generated sources ``texts``."""
+    conditions it holds and of the generated sources ``texts``; and its ruling kit (:func:`bridgelaw.kit.dump`),
+    under the same key."""
     if cache_path() is None:
         return
+    from .kit import dump
+
     files, folders = depends(root, chain)
+    names = _names(folders)
+    kept = status(files, names)  # (the files were read as the code was loaded: a change since is seen by content)
+    key = key_of(files, names)
+    where = ([str(p) for p in files], [str(p) for p in folders])
     buf = io.BytesIO()
     pickler = _Pickler(buf, root)
     pickler.dump(code)
-    used = texts | pickler.texts
-    codes = marshal.dumps({t: _CODES[t] for t in sorted(used) if t in _CODES})
-    names = _names(folders)
-    kept = status(files, names)  # (the files were read as the code was loaded: a change since is seen by content)
-    store(_name(root, code.id), [], ([str(p) for p in files], [str(p) for p in folders], codes, buf.getvalue()),
-          key_of(files, names), kept)
+    codes = compiled(texts | pickler.texts)
+    body = buf.getvalue()
+    store(_name(root, code.id), [], (*where, codes, body, zlib.crc32(body, zlib.crc32(codes)), {}), key, kept)
+    codes, body, parts = dump(code, root, _Pickler)
+    store(_name(root, code.id, "kit"), [], (*where, codes, body, zlib.crc32(body, zlib.crc32(codes)), parts), key,
+          kept)
+
+
+def compiled(texts: set[str]) -> bytes:
+    """The compiled code of the generated sources ``texts``, marshalled."""
+    return marshal.dumps({t: _CODES[t] for t in sorted(texts) if t in _CODES})
 
 
 class _Pickler(pickle.Pickler):

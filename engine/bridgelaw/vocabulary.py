@@ -196,6 +196,18 @@ def vocabulary() -> Vocabulary:
     return _load(_default_path(), "schema/effects.yaml")
 
 
+@lru_cache(maxsize=None)
+def field_checks() -> tuple[dict[Any, tuple[str, ...]], dict[Any, tuple[tuple[str, str], ...]]]:
+    """The shipped vocabulary's checks on an effect's fields, by :class:`~bridgelaw.values.EffectKind`: the fields
+    that count something (never below zero) and the pairs of fields that must differ (what the loader checks of a
+    literal and the referee of a value worked out as it rules)."""
+    from .values import EffectKind
+
+    vocab = vocabulary()
+    return ({EffectKind(k): f for k, f in vocab.count_fields().items()},
+            {EffectKind(k): pairs for k, pairs in vocab.distinct_fields().items()})
+
+
 def load_vocabulary(path: Path | str, display: str | None = None) -> Vocabulary:
     """A vocabulary file read and checked, uncached (for tests and tools); errors are :class:`LawFileError`."""
     from pathlib import Path

@@ -251,9 +251,9 @@ class RulingWords:
 
 
 def _heading(r: Ruling) -> str:
-    from .loader import load_code
+    from .kit import code_for_words
 
-    code = load_code(r.code)
+    code = code_for_words(r.code)
     offender = r.facts.get("offender") if r.facts else None
     title = code.title + ("" if str(code.year) in code.title else f" ({code.year})")
     return f"{_capital(kind_name(r.irregularity))}" + (f" by {seat_words(offender)}" if offender else "") \
@@ -263,9 +263,9 @@ def _heading(r: Ruling) -> str:
 def _presumptions(r: Ruling) -> str:
     if not r.presumed:
         return ""
-    from .loader import load_kinds
+    from .kit import kinds_of
 
-    common, kinds = load_kinds()
+    common, kinds = kinds_of()
     facts = kinds[r.irregularity].facts if r.irregularity in kinds else {}
     said = []
     for name, value in r.presumed:
@@ -282,9 +282,9 @@ _AWAITS = "What it comes to is worked out once the question above is answered"
 
 def ruling_words(r: Ruling) -> RulingWords:
     """A ruling in words (what the HTTP API sends with it as ``words``)."""
-    from .loader import load_kinds
+    from .kit import kinds_of
 
-    kinds = load_kinds()[1]
+    kinds = kinds_of()[1]
     groups: dict[str | tuple[str, ...], list[OptionWords]] = {}
     for o in r.options:
         effects = tuple(effect_sentence(e) for e in o.effects)

@@ -1,0 +1,246 @@
+"""A code's ruling kit (``bridgelaw.kit``) rules as the code itself does, and is never served stale or broken.
+
+- Every casebook incident and a few thousand generated ones (well formed, as a game engine sends them, and mostly
+  valid with now and then a field spoilt) ruled from the kit give what the code loaded whole gives: the ruling's
+  JSON with its words, its text, its trace as steps (``--why``), or the same refusal.
+- What the kit does not keep is asked of the whole code, loaded then.
+- A kit entry truncated, spoilt or written for other files is no kit: the start loads the code whole, and rules
+  the same.
+- ``bridgelaw rule -`` from a warm cache answers, refuses and fails as a start without any cache does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bridgelaw
+from bridgelaw import api, kit, snapshot
+from bridgelaw.cache import _entry, load_entry, store
+from bridgelaw.casebook import load_cases
+from bridgelaw.errors import BridgelawError
+from bridgelaw.loader import clear_cache, code_ids, load_code
+from bridgelaw.resources import laws_dir
+from bridgelaw.wording import ruling_text
+
+from incidents import random_incident
+
+ROOT = Path(__file__).resolve().parent.parent
+SEATS = "NESW"
+
+
+def _seen(inc: Any) -> Any:
+    """All a caller sees of a ruling — its JSON with its words, its text, its trace as steps — or the refusal."""
+    try:
+        r = bridgelaw.rule(inc)
+        return (json.dumps(api.ruling_dict(r), sort_keys=True), ruling_text(r),
+                [(t.provision, t.law, t.applied, t.because) for t in r.trace])
+    except BridgelawError as e:
+        return ("refused", type(e).__name__, str(e))
+
+
+def _engine_incidents(n: int, seed: int) -> list[dict[str, Any]]:
+    """Auctions as a game engine sends them: a bid not higher than the last, now and then a pass after it."""
+    rnd = random.Random(seed)
+    out = []
+    for code_id in code_ids():
+        strains = load_code(code_id).params.get("trick_values") or {}
+        bids = [f"{level}{s}" for level in range(1, 8) for s in strains]
+        for _ in range(n):
+            auction = [rnd.choice(["P", "X", "XX"] + bids) for _ in range(rnd.randint(0, 5))] + [rnd.choice(bids)]
+            if rnd.random() < 0.3:
+                auction += rnd.choice([["P"], ["P", "P"], ["P", "P", "P"], [bids[0]]])
+            inc: dict[str, Any] = {"code": code_id, "irregularity": rnd.choice(["insufficient_bid", "impossible_bid"]),
+                                   "dealer": rnd.choice(SEATS), "auction": auction}
+            if rnd.random() < 0.2:
+                inc["offender"] = rnd.choice(SEATS)
+            if rnd.random() < 0.2:
+                inc["facts"] = {"corrected": rnd.random() < 0.5}
+            out.append(inc)
+    return out
+
+
+@pytest.fixture(scope="module")
+def _made(tmp_path_factory):
+    """A cache holding every code's snapshot and kit (made once for the module)."""
+    where = tmp_path_factory.mktemp("kits") / "cache"
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv("BRIDGELAW_CACHE", str(where))
+        for c in code_ids():
+            clear_cache()
+            load_code(c)
+    clear_cache()
+    return where
+
+
+@pytest.fixture
+def kits(_made, monkeypatch, fresh_codes):
+    """That cache, and no code loaded; a test that spoils an entry puts it back."""
+    monkeypatch.setenv("BRIDGELAW_CACHE", str(_made))
+    kept = {p: p.read_bytes() for p in _made.iterdir()}
+    yield _made
+    for p, data in kept.items():
+        p.write_bytes(data)
+
+
+def test_a_ruling_from_the_kit_is_the_ruling_from_the_whole_code(kits, monkeypatch):
+    rnd = random.Random(4)
+    cases = [c.incident for c in load_cases(ROOT / "rulings")]
+    incidents = cases + _engine_incidents(80, 18) + [random_incident(rnd) for _ in range(800)]
+    clear_cache()
+    whole = []
+    for c in code_ids():
+        load_code(c)  # every code loaded whole: no kit is read
+    for inc in incidents:
+        whole.append(_seen(inc))
+    clear_cache()
+    from_kit = 0
+    for inc, want in zip(incidents, whole):
+        kit.LOADED.clear()  # (the loader keeps what it loaded: only the kit is at hand for each incident)
+        got = _seen(inc)
+        from_kit += not kit.LOADED
+        assert got == want, inc
+    assert from_kit > len(incidents) // 4, f"only {from_kit} incidents were ruled from a kit, so little is tested"
+    assert all(kit._KITS[c] is not None for c in code_ids()), "a code had no kit"
+
+
+def test_what_the_kit_does_not_keep_is_asked_of_the_whole_code(kits):
+    k = kit.for_code("wcny-1913")
+    assert isinstance(k, kit.RulingKit)
+    assert "bridgelaw.loader" in sys.modules  # (imported by this test module: the subprocess test pins the rest)
+    assert not kit.LOADED, "reading the kit loaded the code"
+    assert k.laws == load_code("wcny-1913").laws  # asked of the code, loaded then
+    assert (k.title, k.year, k.players, k.game) == (load_code("wcny-1913").title, load_code("wcny-1913").year,
+                                                    load_code("wcny-1913").players, load_code("wcny-1913").game)
+    with pytest.raises(AttributeError):
+        k.no_such_thing  # noqa: B018 - the code has none either
+
+
+def _kit_entry(code_id: str) -> str:
+    return _entry(snapshot._name(laws_dir(), code_id, "kit"))  # type: ignore[return-value]
+
+
+def _truncated(code_id: str) -> None:
+    path = _kit_entry(code_id)
+    data = Path(path).read_bytes()
+    Path(path).write_bytes(data[: len(data) // 2])
+
+
+def _spoilt_body(code_id: str) -> None:  # the entry whole, its body not (a byte changed)
+    name = snapshot._name(laws_dir(), code_id, "kit")
+    key, (files, folders, codes, body, check, parts), kept = load_entry(name)  # type: ignore[misc]
+    i = len(body) // 3
+    store(name, [], (files, folders, codes, _flip(body, i), check, parts), key, kept)
+
+
+def _flip(data: bytes, i: int) -> bytes:
+    return data[:i] + bytes([data[i] ^ 0x55]) + data[i + 1:]
+
+
+def _spoilt_code(code_id: str) -> None:  # its compiled code changed: never run
+    name = snapshot._name(laws_dir(), code_id, "kit")
+    key, (files, folders, codes, body, check, parts), kept = load_entry(name)  # type: ignore[misc]
+    store(name, [], (files, folders, _flip(codes, len(codes) // 2), body, check, parts), key, kept)
+
+
+def _not_pickled(code_id: str) -> None:  # a body that is no pickle, its checksum right
+    import zlib
+
+    name = snapshot._name(laws_dir(), code_id, "kit")
+    key, (files, folders, codes, _body, _check, parts), kept = load_entry(name)  # type: ignore[misc]
+    body = pickle.dumps({"a": [1, 2, 3]})[:-3]
+    store(name, [], (files, folders, codes, body, zlib.crc32(body, zlib.crc32(codes)), parts), key, kept)
+
+
+def _other_files(code_id: str) -> None:  # a kit kept for files that are not these
+    name = snapshot._name(laws_dir(), code_id, "kit")
+    key, value, kept = load_entry(name)  # type: ignore[misc]
+    store(name, [], value, "0" * 64, None)
+
+
+SPOILT = {"a kit entry cut in half": _truncated, "a byte of its body changed": _spoilt_body,
+          "a byte of its compiled code changed": _spoilt_code, "a body that is no pickle": _not_pickled,
+          "a kit kept under another content key": _other_files}
+
+
+def _spoilt_part(code_id: str, how: str) -> None:
+    """One kind's part spoilt, the rest of the kit whole."""
+    name = snapshot._name(laws_dir(), code_id, "kit")
+    key, (files, folders, codes, body, check, parts), kept = load_entry(name)  # type: ignore[misc]
+    p_codes, p_body, p_check = parts["insufficient_bid"]
+    parts = dict(parts, insufficient_bid={"cut": (p_codes, p_body[: len(p_body) // 2], p_check),
+                                          "flipped": (p_codes, _flip(p_body, len(p_body) // 2), p_check),
+                                          "code flipped": (_flip(p_codes, len(p_codes) // 3), p_body, p_check),
+                                          "no part": None}[how])
+    store(name, [], (files, folders, codes, body, check, parts), key, kept)
+
+
+@pytest.mark.parametrize("how", ["cut", "flipped", "code flipped", "no part"])
+def test_a_kinds_part_that_cannot_be_read_is_ruled_by_the_whole_code(how, kits):
+    inc = {"code": "wcny-1913", "irregularity": "insufficient_bid", "dealer": "S", "auction": ["1H", "1S"]}
+    want = _seen(inc)
+    clear_cache()
+    _spoilt_part("wcny-1913", how)
+    assert isinstance(kit.for_code("wcny-1913"), kit.RulingKit), "the rest of the kit was not read"
+    assert _seen(inc) == want
+    assert "wcny-1913" in kit.LOADED, f"{how}: ruled from the part"
+
+
+@pytest.mark.parametrize("spoil", list(SPOILT))
+def test_a_kit_that_cannot_be_read_is_no_kit_and_the_code_is_loaded_whole(spoil, kits):
+    inc = {"code": "wcny-1913", "irregularity": "insufficient_bid", "dealer": "S", "auction": ["1H", "1S"]}
+    want = _seen(inc)
+    clear_cache()
+    assert snapshot.load_kit(laws_dir(), "wcny-1913") is not None, "no kit kept, so nothing is tested"
+    SPOILT[spoil]("wcny-1913")
+    clear_cache()
+    assert snapshot.load_kit(laws_dir(), "wcny-1913") is None, f"{spoil}: the kit was read"
+    clear_cache()
+    assert _seen(inc) == want
+    assert "wcny-1913" in kit.LOADED, "ruled without the kit, the code was not loaded whole"
+
+
+def _cli(args: list[str], stdin: str, env: dict[str, str]) -> tuple[int, str, str]:
+    p = subprocess.run([sys.executable, "-m", "bridgelaw", *args], input=stdin, capture_output=True, text=True,
+                       env=env, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+CLI_INPUTS = {
+    "an insufficient bid": '{"code": "wcny-1913", "irregularity": "insufficient_bid", "dealer": "S", '
+                           '"auction": ["1H", "1S"]}',
+    "an impossible bid, under the 1909 code": '{"code": "portland-1909", "irregularity": "impossible_bid", '
+                                              '"dealer": "N", "auction": ["7NT", "P", "6S"]}',
+    "a revoke, with a question": '{"code": "wcny-1913", "irregularity": "revoke", "offender": "E"}',
+    "a dealer who is no seat": '{"code": "wcny-1913", "irregularity": "insufficient_bid", "dealer": "Q", '
+                               '"auction": ["1H", "1S"]}',
+    "a code that is none": '{"code": "wcny-1931", "irregularity": "insufficient_bid", "dealer": "S", '
+                           '"auction": ["1H", "1S"]}',
+    "a call after the auction closed": '{"code": "wcny-1913", "irregularity": "insufficient_bid", "dealer": "S", '
+                                       '"auction": ["1H", "P", "P", "P", "1C"]}',
+}
+
+
+@pytest.mark.parametrize("what", list(CLI_INPUTS))
+@pytest.mark.parametrize("flags", [["--json"], ["--why"]])
+def test_a_warm_rule_answers_and_refuses_as_a_start_without_a_cache(what, flags, kits):
+    env = dict(os.environ, BRIDGELAW_CACHE=str(kits))
+    cold = _cli(["rule", "-", *flags], CLI_INPUTS[what], dict(env, BRIDGELAW_CACHE="off"))
+    assert _cli(["rule", "-", *flags], CLI_INPUTS[what], env) == cold
+    if cold[0] != 0:
+        assert cold[0] == 2 and cold[2].count("\n") == 1 and cold[2].startswith("bridgelaw: "), cold
+
+
+def test_an_id_that_names_no_code_is_refused_and_not_remembered(kits):
+    for i in range(50):
+        with pytest.raises(BridgelawError, match="unknown code"):
+            bridgelaw.rule({"code": f"no-such-code-{i}", "irregularity": "revoke"})
+    assert not [k for k in kit._KITS if k.startswith("no-such")], "a desk asked for bad codes would keep them all"
