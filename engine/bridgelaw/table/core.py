@@ -526,13 +526,15 @@ class Table(Auction, Play, Persistence):
         try:
             r = rule_cached(self.code, inc)
         except InputError as e:
+            refused = e.field.removeprefix("facts.")  # a fact the table saw, refused by the referee: said as seen
+            self._refuse_what_the_table_saw(p, {refused: facts[refused]} if refused in facts else {}, None)
             raise MalformedActionError(e.field, e.message) from None
         self._refuse_what_the_table_saw(p, facts, r)
         p.incident, p.ruling = inc, r
         self._st.history.append(HistoryEntry("answer", None, {"facts": dict(facts)}))
         return r
 
-    def _refuse_what_the_table_saw(self, p: Pending, facts: Mapping[str, Any], r: Ruling) -> None:
+    def _refuse_what_the_table_saw(self, p: Pending, facts: Mapping[str, Any], r: Ruling | None) -> None:
         """``answer()`` gives the facts the table cannot see; a fact it found itself (the card led, the trick,
         who should have led) or one the referee derives from the table's own auction is not the caller's to
         change: an answer that says otherwise is refused, naming what the table saw. A fact the catalogue
@@ -552,7 +554,7 @@ class Table(Auction, Play, Persistence):
         if not seen.intersection(facts):
             return
         before = self._ruling_of(p).to_dict()["facts"]
-        after = r.to_dict()["facts"]
+        after = r.to_dict()["facts"] if r is not None else {}  # (None: the referee refused the answer given)
         for name in facts:
             if name in seen and name in before and after.get(name) != before[name]:
                 raise MalformedActionError(
