@@ -64,6 +64,8 @@ def random_sheet(rnd: random.Random, only: str | None = None) -> dict[str, Any]:
             for s in rnd.sample([x for x in SEATS if x != dummy], rnd.randint(0, 3)):
                 counts[s] = rnd.randint(0, left)
                 left -= counts[s]
+            if rnd.random() < 0.2:  # the dummy's own honours, counted apart from the declarer's (T13)
+                counts[dummy] = rnd.randint(0, left + (rnd.random() < 0.1))
             if counts:
                 sheet["honours"] = counts
         else:  # 'none' can be only at no trumps (two aces each); at a trump declaration the honours go unstated

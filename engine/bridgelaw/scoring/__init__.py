@@ -106,7 +106,8 @@ def score_one(rules: Rules, result: Mapping[str, Any], where: str = "",
     rows, notes, capped = score_core(rules, sheet, who, where)
     out: tuple[Row, ...] | list[Row] = rows
     if capped and rules.revoking_cap is not None:
-        out = cap_entries(rows, capped, dict(capped_below or {}), *rules.revoking_cap)
+        notes = list(notes)
+        out = cap_entries(rows, capped, dict(capped_below or {}), *rules.revoking_cap, notes=notes)
     return new_score(rules.id, tuple(out), tuple(notes), capped, who.kept(sheet) if who.three else ())  # type: ignore[arg-type]
 
 

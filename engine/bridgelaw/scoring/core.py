@@ -275,6 +275,8 @@ def score_core(rules: Rules, sheet: Sheet, who: Partnerships, where: str = ""
          no_trick, out, notes)
     # honours and chicane, by the holders, at the undoubled trick value
     who.honours(rules, sheet, cp, out)
+    if sheet.honours_note:
+        notes.append(sheet.honours_note)
     if not who.PENALTIES_FIRST:
         _penalties(sheet, out)
     if rules.premium is not None:
@@ -372,9 +374,10 @@ def _penalties(sheet: Sheet, out: list[Row]) -> None:
 
 
 def cap_entries(rows: list[Row] | tuple[Row, ...], sides: tuple[Side, ...], below: dict[str, int], cap: int,
-                law: str) -> tuple[Row, ...]:
+                law: str, notes: list[str] | None = None) -> tuple[Row, ...]:
     """Hold each revoking side's trick points in the hand so that its score toward game (``below``, by the text of
-    the side) stays at or under ``cap`` (1904 law 90 V, 1905 law 89)."""
+    the side) stays at or under ``cap`` (1904 law 90 V, 1905 law 89), and a value deducted from its existing score
+    within what it has in the game (1904 law 90 I, III); ``notes`` is told of a deduction so held."""
     out = list(rows)
     for side_of in sides:
         side = side_of._value_
@@ -385,4 +388,17 @@ def cap_entries(rows: list[Row] | tuple[Row, ...], sides: tuple[Side, ...], belo
             out = [e for e in out if all(e is not m for m in mine)]
             if allowed:
                 out.append((side, "trick", allowed, "(capped at %d toward game)", law, "tricks", cap))
+        # a value deducted from the revoking side's "existing score" (1904 law 90 I) comes off its score in this game
+        # only (III): never below nothing, and never off the trick points of a game already won
+        taken = [e for e in out if e[0] == side and e[1] == "trick" and e[2] < 0]
+        existing = below.get(side, 0) + min(total, allowed)
+        if taken and -sum(e[2] for e in taken) > existing:
+            out = [e for e in out if all(e is not m for m in taken)]
+            if existing:
+                out.append((side, "trick", -existing, "revoke by %s (all of an existing score of %d in the game)",
+                            taken[0][4], "revoke", taken[0][6], existing))
+            if notes is not None:
+                notes.append(f"revoke by {taken[0][6]}: the value deducted is held to {side}'s existing score in the "
+                             f"game, {existing} (law {taken[0][4]}: deducted from his existing score, applicable only "
+                             "to the score of the game in which it occurs)")
     return tuple(out)

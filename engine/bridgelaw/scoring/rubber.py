@@ -2,8 +2,8 @@
 
 Each deal's trick points count toward game; a game won resets them; the first to win the code's number of games
 wins the rubber and its bonus. Three-hand adds the bonus for each game (T14) and the settlement between each pair
-of players (T15). An unfinished rubber scores, where the code says so, for whoever has won a game and more games
-than each other.
+of players (T15). An unfinished rubber scores, where the code says so, for each side or player who has won a game
+(1913 law 11: "125 being added to the score of the winners of a game").
 """
 
 from __future__ import annotations
@@ -138,8 +138,8 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
     if winner is None and unfinished:
         if rules.unfinished_rubber_game is None:
             raise InputError("unfinished", f"{rules.id} states no score for an unfinished rubber")
-        for k in names:
-            if won[k] and all(won[k] > won[o] for o in names if o != k):
+        for k in names:  # "125 being added to the score of the winners of a game": each who has won one (one game
+            if won[k]:     # all, both sides add it, and the rubber's difference is the same as if neither did)
                 rows.append((k, "honour", rules.unfinished_rubber_game[0], "winners of a game in an unfinished rubber",
                              rules.unfinished_rubber_game[1], ""))
                 totals[k] += rules.unfinished_rubber_game[0]

@@ -72,6 +72,7 @@ class Sheet:
     original_one_spade: bool
     dummy: Seat | None
     spade_note: str = ""
+    honours_note: str = ""  # three-hand: a presumption about how the declarer's and the dummy's honours lie
 
 
 # --------------------------------------------------------------------------
@@ -347,9 +348,13 @@ def _check_against_voids(held: tuple[Side, str] | None, void: tuple[Seat, ...], 
 
 
 def _three_hand_counts(rules: Rules, h: Any, strain: Strain, declarer: Seat, dummy: Seat,
-                       players: tuple[Seat, ...], where: str) -> dict[Seat, tuple[int, int]]:
+                       players: tuple[Seat, ...], where: str) -> tuple[dict[Seat, tuple[int, int]], str]:
+    """Each player's (count, most in one hand) from a sheet's counts, and a note of any presumption. The declarer's
+    count includes the dummy's unless the dummy's own is given under the dummy packet's seat ("the declarer counts
+    separately both his own honours and those held by the dummy", T13): given only together, four or five honours
+    (four aces) are presumed in one hand, and the note says so."""
     if h is None:
-        return {}
+        return {}, ""
     if h == "none":
         if not _none_possible_by_player(rules, strain):
             law = next(iter((rules.by_player_no_trump if strain is Strain.NT else rules.by_player_trump).values()))[1]
@@ -357,23 +362,35 @@ def _three_hand_counts(rules: Rules, h: Any, strain: Strain, declarer: Seat, dum
                              f"are all dealt to the players (the dummy's counted in the declarer's), and law {law} scores "
                              f"every player's; give each player's count, e.g. {{{declarer.value}: {2 if strain is Strain.NT else 3}, {players[-1].value if players[-1] is not declarer else players[0].value}: 2}}, "
                              "or the deal (or leave honours out where the sheet does not record them)")
-        return {}
+        return {}, ""
     if not isinstance(h, Mapping):
         raise InputError(f"{where}honours", "three-hand: expected {<seat>: count, ...} per player (the declarer's "
-                         "count includes the dummy's; give the deal to split them), or 'none'")
+                         "count includes the dummy's, or give the dummy's own under the dummy packet's seat; or "
+                         "give the deal to split them), or 'none'")
     most = 4 if strain is Strain.NT else 5
     what = "aces" if strain is Strain.NT else "honours"
     out: dict[Seat, tuple[int, int]] = {}
+    in_dummy = None
     for k, v in h.items():
         seat = _seat(k, f"{where}honours")
         if seat is dummy:
-            raise InputError(f"{where}honours.{k}", f"{k} is the dummy packet: its {what} are counted in the "
-                             f"declarer's ({declarer.value}'s) count")
+            in_dummy = _int(v, f"{where}honours.{k}", 0, most)
+            continue
         out[seat] = (_int(v, f"{where}honours.{k}", 0, most), _int(v, f"{where}honours.{k}", 0, most))
-    if sum(n for n, _ in out.values()) > most:
-        raise InputError(f"{where}honours", f"a deal holds {most} {what}; these counts add up to "
-                         f"{sum(n for n, _ in out.values())}")
-    return out
+    total = sum(n for n, _ in out.values()) + (in_dummy or 0)
+    if total > most:
+        raise InputError(f"{where}honours", f"a deal holds {most} {what}; these counts add up to {total}")
+    note = ""
+    if in_dummy is not None:
+        own = out.get(declarer, (0, 0))[0]
+        if own or in_dummy:
+            out[declarer] = (own + in_dummy, max(own, in_dummy))
+    elif out.get(declarer, (0, 0))[0] >= 4:  # where one hand or two score differently
+        n = out[declarer][0]
+        note = (f"the declarer {declarer.value}'s {n} {what} (his own with the dummy's) are taken as held in one hand; "
+                f"give the dummy's own under {dummy.value} (or the deal) if the dummy holds some: the declarer counts "
+                "the two hands separately")
+    return out, note
 
 
 def _none_possible_by_player(rules: Rules, strain: Strain) -> bool:
@@ -428,6 +445,7 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
                          "carries only new_deal and its penalties)")
     strain = contract.strain
     dummy = None
+    honours_note = ""
     held: tuple[Side, str] | None
     chicane: tuple[Seat, ...]
     counts: Mapping[Seat, tuple[int, int]] | None
@@ -451,12 +469,14 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
             counts = _counts_from_deal(dealt, strain, declarer, dummy, players)
             if result.get("honours") not in (None, "none") or result.get("honours") == "none" and any(
                     n for n, _ in counts.values()):
-                stated = _three_hand_counts(rules, result.get("honours"), strain, declarer, dummy, players, where)
+                stated, _ = _three_hand_counts(rules, result.get("honours"), strain, declarer, dummy, players,
+                                               where)
                 if {s: n for s, (n, _) in counts.items() if n} != {s: n for s, (n, _) in stated.items() if n}:
                     raise InputError(f"{where}honours", "the honours stated are not those the deal shows "
                                      f"({', '.join(f'{s.value} {n}' for s, (n, _) in counts.items())}); give one")
         else:
-            counts = _three_hand_counts(rules, result.get("honours"), strain, declarer, dummy, players, where)
+            counts, honours_note = _three_hand_counts(rules, result.get("honours"), strain, declarer, dummy,
+                                                      players, where)
         held, chicane = None, ()
     else:
         if "dummy" in result and _seat(result["dummy"], f"{where}dummy") is not declarer.partner:
@@ -489,7 +509,8 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
     penalties = read_penalties(rules, result, where, players) if "penalties" in result else ()
     original, note = (original_one_spade(rules, result, contract, declarer, dealer, where)
                       if contract.level == 1 or "original_one_spade" in result else (False, ""))
-    return Sheet(declarer, dealer, contract, tricks, held, counts, chicane, revokes, penalties, original, dummy, note)
+    return Sheet(declarer, dealer, contract, tricks, held, counts, chicane, revokes, penalties, original, dummy, note,
+                 honours_note)
 
 
 def _dealt(result: Mapping[str, Any], hands: Mapping[str, Any] | None, where: str) -> Hands | None:
