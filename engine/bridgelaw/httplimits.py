@@ -249,6 +249,43 @@ async def _busy(scope: Scope, receive: Receive, send: Send) -> None:
                                       {"Retry-After": "1"}, close=True))
 
 
+class _LingeringClose:
+    """The connection's transport, closed as an HTTP server closes after an answer: what was written is sent and
+    the desk's side half-closed first, and what the client still sends is read and thrown away until it closes
+    or :data:`LINGER` seconds pass. A client still sending when the desk answers and closes (a body dribbled
+    past the request's deadline, answered 408) would otherwise be sent a reset, which can throw the answer
+    away before the client reads it."""
+
+    def __init__(self, transport: Any, loop: Any) -> None:
+        self._transport, self._loop, self._closing = transport, loop, False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+    def is_closing(self) -> bool:
+        return self._closing or self._transport.is_closing()
+
+    def close(self) -> None:
+        t = self._transport
+        if self._closing or t.is_closing():
+            self._closing = True
+            return
+        self._closing = True
+        try:
+            if not t.can_write_eof():
+                t.close()
+                return
+            t.write_eof()
+        except (OSError, RuntimeError):
+            t.close()
+            return
+        self._loop.call_later(LINGER, t.close)
+
+
+#: Seconds a closed connection goes on reading (and throwing away) what its client still sends.
+LINGER = 1.0
+
+
 class DeskProtocol(H11Protocol):
     """uvicorn's h11 protocol with the desk's connection limit, head deadline and JSON refusals."""
 
@@ -262,7 +299,7 @@ class DeskProtocol(H11Protocol):
         self._head = b""  # the first bytes of that head, to look at before h11 has it whole
 
     def connection_made(self, transport: Any) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+        super().connection_made(_LingeringClose(transport, self.loop))
         if len(self.connections) > self.limits.max_connections:
             self.app = _busy
             log.warning("%s: over the desk's %d connections: answered 503", _peer(self.client),
@@ -270,6 +307,8 @@ class DeskProtocol(H11Protocol):
         self._arm()
 
     def data_received(self, data: bytes) -> None:
+        if self.transport.is_closing():
+            return  # answered and closing: what the client still sends is thrown away
         try:
             if data:
                 self._heard = True
