@@ -269,8 +269,13 @@ def none_possible(rules: Rules, strain: Strain) -> bool:
     return hit
 
 
+def _dealt_honours(strain: Strain) -> int:
+    """How many honours a deal holds: the four aces at no trumps, the five trump honours at a trump declaration."""
+    return 4 if strain is Strain.NT else 5
+
+
 def _none_possible(rules: Rules, strain: Strain) -> bool:
-    n = 4 if strain is Strain.NT else 5
+    n = _dealt_honours(strain)
     table = rules.honours_no_trump if strain is Strain.NT else rules.honours_trump
     for north in range(n + 1):
         for east in range(n + 1 - north):
@@ -286,8 +291,8 @@ def _refuse_none(rules: Rules, strain: Strain, where: str) -> None:
     law = next(iter(table.values()))[1] if table else "?"
     what = ("the four aces are all dealt, and however they fall" if strain is Strain.NT else
             "the five trump honours are all dealt, and however they fall (three or more always lie with one side)")
-    raise InputError(f"{where}honours", f"'none' cannot be under {rules.id} at {'no trumps' if strain is Strain.NT else 'a trump declaration'}"
-                     f": {what}, law {law} scores one side's; give {{side: NS|EW, held: {'|'.join(table)}}}, or "
+    raise InputError(f"{where}honours", f"'none' cannot be under {rules.id} at "
+                     f"{'no trumps' if strain is Strain.NT else 'a trump declaration'}: {what}, law {law} scores one side's; give {{side: NS|EW, held: {'|'.join(table)}}}, or "
                      "the deal (or leave honours out where the sheet does not record them)")
 
 
@@ -357,17 +362,13 @@ def _three_hand_counts(rules: Rules, h: Any, strain: Strain, declarer: Seat, dum
         return {}, ""
     if h == "none":
         if not _none_possible_by_player(rules, strain):
-            law = next(iter((rules.by_player_no_trump if strain is Strain.NT else rules.by_player_trump).values()))[1]
-            raise InputError(f"{where}honours", f"'none' cannot be under {rules.id}: the {'four aces' if strain is Strain.NT else 'five trump honours'} "
-                             f"are all dealt to the players (the dummy's counted in the declarer's), and law {law} scores "
-                             f"every player's; give each player's count, e.g. {{{declarer.value}: {2 if strain is Strain.NT else 3}, {players[-1].value if players[-1] is not declarer else players[0].value}: 2}}, "
-                             "or the deal (or leave honours out where the sheet does not record them)")
+            _refuse_none_by_player(rules, strain, declarer, players, where)
         return {}, ""
     if not isinstance(h, Mapping):
         raise InputError(f"{where}honours", "three-hand: expected {<seat>: count, ...} per player (the declarer's "
                          "count includes the dummy's, or give the dummy's own under the dummy packet's seat; or "
                          "give the deal to split them), or 'none'")
-    most = 4 if strain is Strain.NT else 5
+    most = _dealt_honours(strain)
     what = "aces" if strain is Strain.NT else "honours"
     out: dict[Seat, tuple[int, int]] = {}
     in_dummy = None
@@ -398,12 +399,24 @@ def _none_possible_by_player(rules: Rules, strain: Strain) -> bool:
     player's (each player's count, the declarer's with the dummy's)."""
     if strain is Strain.NT:
         return not rules.by_player_no_trump.get("each_ace", (0, ""))[0]
-    table = rules.by_player_trump
-    for a in range(6):
-        for b in range(6 - a):
-            if not any(k and COUNT_KEYS[k] in table and table[COUNT_KEYS[k]][0] for k in (a, b, 5 - a - b)):
+    table, n = rules.by_player_trump, _dealt_honours(strain)
+    for a in range(n + 1):
+        for b in range(n + 1 - a):
+            if not any(k and COUNT_KEYS[k] in table and table[COUNT_KEYS[k]][0] for k in (a, b, n - a - b)):
                 return True
     return False
+
+
+def _refuse_none_by_player(rules: Rules, strain: Strain, declarer: Seat, players: tuple[Seat, ...],
+                           where: str) -> None:
+    nt = strain is Strain.NT
+    law = next(iter((rules.by_player_no_trump if nt else rules.by_player_trump).values()))[1]
+    other = players[-1] if players[-1] is not declarer else players[0]
+    raise InputError(f"{where}honours", f"'none' cannot be under {rules.id}: the "
+                     f"{'four aces' if nt else 'five trump honours'} are all dealt to the players (the dummy's counted "
+                     f"in the declarer's), and law {law} scores every player's; give each player's count, e.g. "
+                     f"{{{declarer.value}: {2 if nt else 3}, {other.value}: 2}}, or the deal (or leave honours out "
+                     "where the sheet does not record them)")
 
 
 def _counts_from_deal(hands: Hands, strain: Strain, declarer: Seat, dummy: Seat,
