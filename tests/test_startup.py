@@ -236,13 +236,14 @@ NOT_ON_THE_RULE_PATH = frozenset((
 #: loader, its parameter binder, the incident's edge (its bounds only), the general path's derivations, the
 #: validators nor the desk.
 RULE_PATH = frozenset(f"bridgelaw.{m}" if m else "bridgelaw" for m in (
-    "", "api", "bids", "cache", "catalogue", "cli", "conditions", "errors", "incidentbounds", "incidentcode", "kit",
+    "", "api", "bids", "cache", "catalogue", "cli", "errors", "evaluation", "incidentbounds", "incidentcode", "kit",
     "limits", "provision", "quick", "referee", "resources", "ruler", "seats", "snapshot", "values", "vocabulary",
     "wording", "yamlsrc"))
 #: Modules of bridgelaw a warm ``rule -`` of a well-formed incident must not import: what loads a code whole, and
-#: what reads an incident by the general path.
+#: what reads an incident by the general path, and the condition language's parser and checker (a kit keeps its
+#: conditions compiled: what they run with is in bridgelaw.evaluation).
 OFF_THE_RULE_PATH = frozenset(f"bridgelaw.{m}" for m in (
-    "loader", "parameters", "lawfiles", "check", "server", "incident", "facts"))
+    "loader", "parameters", "lawfiles", "check", "server", "incident", "facts", "conditions"))
 
 
 def test_a_warm_rule_imports_only_what_the_rule_path_uses(tmp_path):

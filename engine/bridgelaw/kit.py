@@ -304,7 +304,7 @@ def _itself(x: Any) -> Any:
 
 
 def _function(text: str, name: str) -> Any:
-    from .conditions import code_of, namespace_base
+    from .evaluation import code_of, namespace_base
 
     ns = dict(namespace_base())
     exec(code_of(text, "<bridgelaw kit>"), ns)  # our own generated source, kept by the cache
@@ -318,7 +318,7 @@ def _namespace(fn: Any, names: dict[str, Any]) -> None:
 def _pickler(code: Any, kit: RulingKit, settlers: dict[str, Any], base: type) -> Any:
     """A pickler class (from ``base``, the snapshot's) for ``kit``: made with the kit it is a part of, it writes
     the kit, its quick path and its catalogue by name; made with None, the core, without the rulers and settlers."""
-    from .conditions import _CODES, namespace_base
+    from .evaluation import _CODES, namespace_base
 
     made: dict[int, str] = {}
     for text, module in _CODES.items():

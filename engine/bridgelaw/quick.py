@@ -18,7 +18,7 @@ import operator
 
 from .bids import bid_table
 from .catalogue import coerce_fact
-from .conditions import Facts, MissingFact, code_of, namespace_base
+from .evaluation import Facts, MissingFact, code_of, namespace_base
 from .errors import InputError
 from .incidentbounds import _bounds, _fact_value
 from .incidentcode import check_closed, check_fact

@@ -13,7 +13,7 @@ says ``no_provision`` and invents nothing.
 from __future__ import annotations
 
 
-from .conditions import Facts, MissingFact
+from .evaluation import Facts, MissingFact
 from .errors import InputError, RulingError
 from .quick import quick
 from .values import Call, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side

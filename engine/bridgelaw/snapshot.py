@@ -32,7 +32,7 @@ import zlib
 from types import FunctionType
 
 from .cache import cache_path, key_of, load_entry, status, store
-from .conditions import _CODES, rebuild
+from .evaluation import _CODES, rebuild
 from .yamlsrc import Source
 
 TYPE_CHECKING = False
