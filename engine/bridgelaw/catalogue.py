@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from pathlib import Path
     from typing import Any, Callable, Mapping
 
-    from .evaluation import Expr
+    from .conditions import Expr
     from .yamlsrc import Source
 
 __all__ = ["FactSpec", "Kind", "load_kinds", "load_topics", "coerce_fact", "TYPES", "derivation_order"]

@@ -25,11 +25,10 @@ from functools import lru_cache
 
 from . import limits
 from .errors import ConditionError, did_you_mean
-from .evaluation import (  # the tree, the types and what compiled conditions run with (one place each)
-    ANY, BID, BOOL, CALL, CARD, FUNCTIONS, INT, ROLE, SEAT, SIDE, STR, STRAIN, SUIT, _BASE, _CODES, _RECORDERS,
-    _TREES, Arith, BoolOp, Compare, Compiled, Expr, Facts, FnCall, ListExpr, Lit, MissingFact, Node, Not, Path,
-    Type, _attr, _constant, _fn_value, _is, _NONES, _note, _role_test, _seat_tables, code_of, constant,
-    namespace_base, rebuild,
+from .evaluation import (  # the types and what compiled conditions run with (one place each)
+    ANY, BID, BOOL, CALL, CARD, FUNCTIONS, INT, ROLE, SEAT, SIDE, STR, STRAIN, SUIT, _BASE, _CODES, _NONES,
+    _RECORDERS, _TREES, Compiled, Facts, MissingFact, Type, Unread, _attr, _constant, _fn_value, _is, _note,
+    _role_test, _seat_tables, code_of, constant, namespace_base, rebuild,
 )
 from .resources import grammar_path
 from .values import Call, Card, Seat, Side
@@ -58,7 +57,85 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------
-# Parsing: the tree's classes are in bridgelaw.evaluation
+# The tree
+
+@dataclass(frozen=True)
+class Node:
+    """A node of a checked condition tree, with where its text starts (line and column in the condition)."""
+
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Lit(Node):
+    """A literal: a whole number, a string or a boolean."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
+class Path(Node):
+    """A fact, parameter or role by name, with its attributes (``call.level``, ``params.penalty.revoke``)."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FnCall(Node):
+    """A call of one of the language's functions (``partner(offender)``, ``value(call)``)."""
+
+    name: str
+    args: tuple["Expr", ...]
+
+
+@dataclass(frozen=True)
+class ListExpr(Node):
+    """A list of expressions (the right side of ``in`` and ``not in``)."""
+
+    items: tuple["Expr", ...]
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    """``not`` and its operand."""
+
+    operand: "Expr"
+
+
+@dataclass(frozen=True)
+class BoolOp(Node):
+    """``and`` or ``or``, and its two operands."""
+
+    op: str  # "and" | "or"
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True)
+class Compare(Node):
+    """A comparison (``== != < <= > >=``, ``is``, ``is not``, ``in``, ``not in``) and its two operands."""
+
+    op: str  # == != < <= > >= is isnot in notin
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True)
+class Arith(Node):
+    """Arithmetic (``+ - * / %``) and its two operands."""
+
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+Expr = Lit | Path | FnCall | ListExpr | Not | BoolOp | Compare | Arith
+
+
+
+# --------------------------------------------------------------------------
+# Parsing
 
 
 def _at(n: int | None) -> int:
@@ -565,8 +642,16 @@ def _check_path(node: Path, env: Env, where: Where) -> Type:
     return t
 
 
+def _kept(node: Any) -> None:
+    """Refuse a tree a ruling kit does not keep (:class:`~bridgelaw.evaluation.Unread`): its reader asks the whole
+    code for the tree, and never takes this one for a tree that reads nothing."""
+    if type(node) is Unread:
+        raise TypeError("a ruling kit keeps no condition tree: read the tree of the code loaded whole")
+
+
 def names_used(node: Expr) -> set[str]:
     """Top-level fact names an expression reads (``params`` excluded)."""
+    _kept(node)
     out: set[str] = set()
 
     def walk(n: Expr) -> None:
@@ -629,6 +714,7 @@ def compile_expr(node: Expr, env: Env) -> Compiled:
     compiled once; the condition text itself is never evaluated. A fact
     nobody gave raises :class:`MissingFact` from ``Facts.__missing__``.
     """
+    _kept(node)
     ok, value = _const(node, env)
     if ok:
         return constant(value)
@@ -698,6 +784,7 @@ _PREC = {"or": 1, "and": 2, "not": 3, "compare": 4, "+": 5, "-": 5, "*": 6, "/":
 
 def describe(node: Expr, outer: int = 0) -> str:
     """Render a tree back to source form (used in traces), with the parentheses its grouping needs."""
+    _kept(node)
     if isinstance(node, Lit):
         v = node.value
         return "true" if v is True else "false" if v is False else f'"{v}"' if isinstance(v, str) else str(v)

@@ -1,9 +1,9 @@
 """What the condition language leaves behind once a condition is checked and compiled, in a light module of its
-own: the tree's node classes, the language's types and function whitelist, and what compiled conditions use as
-they run — :class:`Facts`, :class:`MissingFact`, the namespace they are executed in, and the compiled code kept by
-generated source. A ruling kit (:mod:`bridgelaw.kit`) and the referee's compiled functions need this and nothing
-else of the language; :mod:`bridgelaw.conditions` parses (lark), shapes, checks and compiles, and re-exports
-every name here (the one place each is defined)."""
+own: the language's types and function whitelist, and what compiled conditions use as they run — :class:`Facts`,
+:class:`MissingFact`, the namespace they are executed in, and the compiled code kept by generated source. A ruling
+kit (:mod:`bridgelaw.kit`) and the referee's compiled functions need this and nothing else of the language: a kit
+keeps no condition tree (:data:`UNREAD` stands in its place). :mod:`bridgelaw.conditions` has the tree and parses
+(lark), shapes, checks and compiles it, and re-exports every name here (the one place each is defined)."""
 
 from __future__ import annotations
 
@@ -20,88 +20,32 @@ if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from collections.abc import Mapping
     from typing import Any
 
-    from .conditions import Learnt
+    from .conditions import Expr, Learnt
 
-__all__ = ["Node", "Lit", "Path", "FnCall", "ListExpr", "Not", "BoolOp", "Compare", "Arith", "Expr", "Type",
-           "BOOL", "INT", "STR", "SEAT", "SIDE", "CALL", "CARD", "SUIT", "STRAIN", "ANY", "BID", "ROLE",
+__all__ = ["Unread", "UNREAD", "Type", "BOOL", "INT", "STR", "SEAT", "SIDE", "CALL", "CARD", "SUIT", "STRAIN", "ANY", "BID", "ROLE",
            "FUNCTIONS", "MissingFact", "Facts", "Compiled", "code_of", "rebuild", "constant", "namespace_base"]
 
 
 # --------------------------------------------------------------------------
-# The tree
-
-@dataclass(frozen=True)
-class Node:
-    """A node of a checked condition tree, with where its text starts (line and column in the condition)."""
-
-    line: int
-    column: int
+# A tree not kept
 
 
-@dataclass(frozen=True)
-class Lit(Node):
-    """A literal: a whole number, a string or a boolean."""
+class Unread:
+    """In place of a condition tree where a ruling kit (:mod:`bridgelaw.kit`) keeps the condition compiled and not
+    its tree: not None (so ``tree is None`` still tells a provision with a condition from one without), and no
+    tree — :mod:`bridgelaw.conditions` refuses it (a reader of the tree asks the whole code for it)."""
 
-    value: Any
+    __slots__ = ()
 
+    def __repr__(self) -> str:
+        return "<a condition tree the ruling kit does not keep>"
 
-@dataclass(frozen=True)
-class Path(Node):
-    """A fact, parameter or role by name, with its attributes (``call.level``, ``params.penalty.revoke``)."""
-
-    names: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class FnCall(Node):
-    """A call of one of the language's functions (``partner(offender)``, ``value(call)``)."""
-
-    name: str
-    args: tuple["Expr", ...]
+    def __reduce__(self) -> str:
+        return "UNREAD"
 
 
-@dataclass(frozen=True)
-class ListExpr(Node):
-    """A list of expressions (the right side of ``in`` and ``not in``)."""
-
-    items: tuple["Expr", ...]
-
-
-@dataclass(frozen=True)
-class Not(Node):
-    """``not`` and its operand."""
-
-    operand: "Expr"
-
-
-@dataclass(frozen=True)
-class BoolOp(Node):
-    """``and`` or ``or``, and its two operands."""
-
-    op: str  # "and" | "or"
-    left: "Expr"
-    right: "Expr"
-
-
-@dataclass(frozen=True)
-class Compare(Node):
-    """A comparison (``== != < <= > >=``, ``is``, ``is not``, ``in``, ``not in``) and its two operands."""
-
-    op: str  # == != < <= > >= is isnot in notin
-    left: "Expr"
-    right: "Expr"
-
-
-@dataclass(frozen=True)
-class Arith(Node):
-    """Arithmetic (``+ - * / %``) and its two operands."""
-
-    op: str
-    left: "Expr"
-    right: "Expr"
-
-
-Expr = Lit | Path | FnCall | ListExpr | Not | BoolOp | Compare | Arith
+#: The one :class:`Unread`.
+UNREAD = Unread()
 
 
 # --------------------------------------------------------------------------

@@ -318,7 +318,8 @@ def _namespace(fn: Any, names: dict[str, Any]) -> None:
 def _pickler(code: Any, kit: RulingKit, settlers: dict[str, Any], base: type) -> Any:
     """A pickler class (from ``base``, the snapshot's) for ``kit``: made with the kit it is a part of, it writes
     the kit, its quick path and its catalogue by name; made with None, the core, without the rulers and settlers."""
-    from .evaluation import _CODES, namespace_base
+    from .conditions import Node
+    from .evaluation import _CODES, UNREAD, namespace_base
 
     made: dict[int, str] = {}
     for text, module in _CODES.items():
@@ -346,6 +347,8 @@ def _pickler(code: Any, kit: RulingKit, settlers: dict[str, Any], base: type) ->
         def reducer_override(self, obj: Any) -> Any:
             if obj is code:
                 return _itself, (kit,)
+            if isinstance(obj, Node):  # a condition tree: the kit keeps its conditions compiled, not their trees
+                return _itself, (UNREAD,)
             if type(obj) is FunctionType:
                 if obj is code.__dict__.get("_value_of"):
                     return bid_values, (kit.params,)
