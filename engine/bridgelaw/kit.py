@@ -4,7 +4,9 @@ A start that rules once (``bridgelaw rule -``) needs, of the code it rules under
 function and trace writer (:mod:`bridgelaw.ruler`), the quick path's tables (:mod:`bridgelaw.quick`: the bids in
 order, the settling of facts, the seat model), the irregularity catalogue, the laws a ruling cites with their
 text and footnotes, and the code's name, year and parameters — not its laws as read, their provisions' sources,
-nor the loader, the parameter binder and the validators that made them. The kit is that part of a loaded code:
+nor the loader, the parameter binder and the validators that made them, nor any condition tree: its conditions
+are kept compiled, and :data:`~bridgelaw.evaluation.UNREAD` stands where a provision or the catalogue had a tree
+(what reads a tree reads the whole code's, or the catalogue's own), so a start imports no parser nor checker. The kit is that part of a loaded code:
 made from it by :func:`make` (once, as its snapshot is written: never by hand), and kept as one cache entry
 under the same key as the snapshot (:mod:`bridgelaw.snapshot`: the same files, folders and statuses, so it is
 stale exactly when the snapshot is), written atomically: a core (the code's name, year and parameters, the
