@@ -66,6 +66,9 @@ def random_sheet(rnd: random.Random, only: str | None = None) -> dict[str, Any]:
                 left -= counts[s]
             if rnd.random() < 0.2:  # the dummy's own honours, counted apart from the declarer's (T13)
                 counts[dummy] = rnd.randint(0, left + (rnd.random() < 0.1))
+                left -= counts[dummy]
+            if counts and left > 0 and rnd.random() < 0.85:  # every honour is someone's: the rest to the declarer
+                counts[sheet["declarer"]] = counts.get(sheet["declarer"], 0) + left
             if counts:
                 sheet["honours"] = counts
         else:  # 'none' can be only at no trumps (two aces each); at a trump declaration the honours go unstated

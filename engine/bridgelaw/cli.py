@@ -265,6 +265,14 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _notes(s: Any) -> list[str]:
+    """The score's notes, and each deal's of a rubber (what a deal's score presumed is said where it is given)."""
+    out = [f"note: {n}" for n in s.notes]
+    for i, d in enumerate(s.deals or (), 1):
+        out += [f"note (deal {i}): {n}" for n in d.notes]
+    return out
+
+
 def score_sheet(s: Any) -> str:
     """The score as the books print it: honours above the line, tricks below, a column for each side (each
     player, in three-hand)."""
@@ -295,8 +303,7 @@ def score_sheet(s: Any) -> str:
         lines.append(f"rubber: {s.rubber['won_by'] or 'tied'} by {s.rubber['difference']}")
     if s.settlement:
         lines.append(f"settlement: {json.dumps(s.settlement, ensure_ascii=False)}")
-    for n in s.notes:
-        lines.append(f"note: {n}")
+    lines += _notes(s)
     return "\n".join(lines)
 
 
@@ -311,8 +318,7 @@ def _player_sheet(s: Any, lines: list[str]) -> str:
     lines.append("totals: " + ", ".join(f"{p.value} {t.get(p.value, {}).get('total', 0)}" for p in s.players))
     if s.settlement:
         lines.append("settlement: " + ", ".join(f"{k} {v:+d}" for k, v in s.settlement.items()))
-    for n in s.notes:
-        lines.append(f"note: {n}")
+    lines += _notes(s)
     return "\n".join(lines)
 
 

@@ -98,6 +98,7 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
                 return None  # a revoke the general path names as wrong; a code that caps a revoking side's score
     row: Row | tuple[()] = ()
     held = None
+    unstated = ""  # the note on a sheet giving neither honours nor the deal (as the edge says it)
     if deal is not None or hands is not None:  # honours from the cards (stated as well, they are compared)
         if h is not None or (deal is not None and hands is not None):
             return None
@@ -121,7 +122,9 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
         row = got
         if revoked:  # the deal core reads the holding (a side and its key)
             held = (_SIDES[side], held_key)
-    elif h is not None and (h != "none" or not none_possible(plan.rules, cp.contract.strain)):
+    elif h is None:
+        unstated = cp.unstated
+    elif h != "none" or not none_possible(plan.rules, cp.contract.strain):
         return None  # 'none' where the code's table always scores a side's honours: the general path refuses it
     seat, declaring, defending = seated
     original, spade_note = False, ""
@@ -133,7 +136,8 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
     if revoked:  # the deal core scores the revokes (through the code's provisions) and the rest
         if held is not None and (held[0]._value_, held[1]) not in cp.honours:
             held = None  # a holding this code does not score
-        sheet = Sheet(seat, dealer_seat, cp.contract, t, held, None, (), revoked, (), original, None, spade_note)
+        sheet = Sheet(seat, dealer_seat, cp.contract, t, held, None, (), revoked, (), original, None, spade_note,
+                      unstated)
         try:
             rows, notes, _ = score_core(plan.rules, sheet, PARTNERSHIPS, "")
         except InputError:
@@ -141,7 +145,8 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
         return tuple(rows), tuple(notes)
     key = (declaring[0], t, original, spade_note)
     hit = cp.played.get(key) or _played(plan, cp, key, declaring, defending)
-    return (hit[0] + (row, *hit[1]) if row else hit[0] + hit[1] if hit[1] else hit[0]), hit[2]  # type: ignore[operator]
+    return ((hit[0] + (row, *hit[1]) if row else hit[0] + hit[1] if hit[1] else hit[0]),  # type: ignore[operator]
+            (*hit[2], unstated) if unstated else hit[2])
 
 
 def _played(plan: Plan, cp: ContractPlan, key: tuple[str, int, bool, str], declaring: tuple[str, ...],

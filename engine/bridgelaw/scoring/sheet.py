@@ -26,7 +26,7 @@ from .model import Contract
 from .rules import Rules
 
 __all__ = ["Sheet", "Revoke", "Penalty", "read_sheet", "read_penalties", "parse_contract", "original_one_spade",
-           "DEAL_KEYS", "NO_PLAY_KEYS"]
+           "DEAL_KEYS", "NO_PLAY_KEYS", "unstated_honours_note"]
 
 DEAL_KEYS = ("code", "dealer", "declarer", "contract", "tricks", "deal", "honours", "chicane", "revokes",
              "penalties", "original_one_spade", "dummy", "note", "new_deal")
@@ -72,7 +72,8 @@ class Sheet:
     original_one_spade: bool
     dummy: Seat | None
     spade_note: str = ""
-    honours_note: str = ""  # three-hand: a presumption about how the declarer's and the dummy's honours lie
+    honours_note: str = ""  # a presumption about the honours: none scored where none are given (and, three-hand,
+    # how the declarer's and the dummy's lie)
 
 
 # --------------------------------------------------------------------------
@@ -296,6 +297,40 @@ def _refuse_none(rules: Rules, strain: Strain, where: str) -> None:
                      "the deal (or leave honours out where the sheet does not record them)")
 
 
+def unstated_honours_note(rules: Rules, strain: Strain) -> str:
+    """The note on a sheet that gives neither honours nor the deal: none are scored, and the note says so — and, where
+    every way the honours can fall scores (a trump declaration; three-hand, every ace), that the sheet must be
+    silent on honours it does not record, not saying that none were held. Made once for each code and kind of
+    declaration, and kept on its rules."""
+    memo: dict[bool, str] | None = rules.__dict__.get("_unstated_note")
+    if memo is None:
+        memo = {}
+        object.__setattr__(rules, "_unstated_note", memo)
+    nt = strain is Strain.NT
+    hit = memo.get(nt)
+    if hit is None:
+        hit = memo[nt] = _unstated_note(rules, strain)
+    return hit
+
+
+def _unstated_note(rules: Rules, strain: Strain) -> str:
+    nt = strain is Strain.NT
+    what = "four aces" if nt else "five trump honours"
+    if rules.three:
+        table = rules.by_player_no_trump if nt else rules.by_player_trump
+        if _none_possible_by_player(rules, strain):
+            return "no honours are given: none are scored (give each player's count, or the deal, if any scored)"
+        return (f"no honours are given: none are scored, though the {what} are all dealt to the players and law "
+                f"{next(iter(table.values()))[1]} scores every player's; give each player's count (or the deal) "
+                "where the sheet records them")
+    table = rules.honours_no_trump if nt else rules.honours_trump
+    if none_possible(rules, strain):
+        return "no honours are given: none are scored (give honours, or the deal, if a side's scored)"
+    return (f"no honours are given: none are scored, though the {what} are all dealt and law "
+            f"{next(iter(table.values()))[1]} scores one side's however they fall; give honours {{side: NS|EW, held: "
+            "...} (or the deal) where the sheet records them")
+
+
 def _stated_honours(rules: Rules, h: Any, strain: Strain, where: str) -> tuple[Side, str] | None:
     if h is None:
         return None
@@ -381,6 +416,10 @@ def _three_hand_counts(rules: Rules, h: Any, strain: Strain, declarer: Seat, dum
     total = sum(n for n, _ in out.values()) + (in_dummy or 0)
     if total > most:
         raise InputError(f"{where}honours", f"a deal holds {most} {what}; these counts add up to {total}")
+    if total < most:  # every one is dealt, to a player or the dummy packet, and (T13) counted for someone
+        raise InputError(f"{where}honours", f"a deal holds {most} {what}, all dealt to the players (the dummy's "
+                         f"counted in the declarer's); these counts add up to {total}: give every player's count "
+                         f"so that they add up to {most} (or the deal)")
     note = ""
     if in_dummy is not None:
         own = out.get(declarer, (0, 0))[0]
@@ -490,6 +529,8 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
         else:
             counts, honours_note = _three_hand_counts(rules, result.get("honours"), strain, declarer, dummy,
                                                       players, where)
+            if "honours" not in result:
+                honours_note = unstated_honours_note(rules, strain)
         held, chicane = None, ()
     else:
         if "dummy" in result and _seat(result["dummy"], f"{where}dummy") is not declarer.partner:
@@ -515,6 +556,8 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
                                      " void of trumps: give the deal or the chicane, or make them agree")
         else:
             held = _stated_honours(rules, result.get("honours"), strain, where)
+            if "honours" not in result:
+                honours_note = unstated_honours_note(rules, strain)
             chicane = _stated_chicane(rules, result.get("chicane"), strain, where) if "chicane" in result else ()
             if chicane:
                 _check_against_voids(held, chicane, where)
