@@ -75,6 +75,12 @@ def random_sheet(rnd: random.Random, only: str | None = None) -> dict[str, Any]:
             h = rnd.choice(["none", {"side": rnd.choice(["NS", "EW"]), "held": rnd.choice(HELD)}])
             if h != "none" or strain == "NT":
                 sheet["honours"] = h
+            if type(h) is dict and strain != "NT" and type(sheet["declarer"]) is str:  # mostly tricks the honours
+                from bridgelaw.scoring.sheet import tricks_against_holding  # can leave (each wins its trick)
+
+                declaring = "NS" if sheet["declarer"] in "NS" else "EW"
+                while tricks_against_holding(h["side"], h["held"], declaring, sheet["tricks"]) and rnd.random() < 0.9:
+                    sheet["tricks"] = rnd.randint(0, 13)
     if rnd.random() < 0.15:
         sheet["chicane"] = rnd.sample(SEATS, rnd.randint(1, 2))
     if rnd.random() < 0.25:
@@ -86,6 +92,8 @@ def random_sheet(rnd: random.Random, only: str | None = None) -> dict[str, Any]:
                                **({"column": rnd.choice(["honour", "trick"])} if rnd.random() < 0.5 else {})}]
     if rnd.random() < 0.3:
         sheet["dealer"] = rnd.choice(SEATS)
+        if game != "auction" and sheet["dealer"] != sheet["declarer"] and rnd.random() < 0.9:
+            sheet["dealer"] = sheet["declarer"]  # straight bridge: the dealer plays the combined hands
     if rnd.random() < 0.1:
         sheet["original_one_spade"] = rnd.random() < 0.5
     if rnd.random() < 0.15:  # one field spoiled

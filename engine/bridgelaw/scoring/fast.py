@@ -25,7 +25,7 @@ from .deal import honours_of, read_card_hands, read_hands, voids
 from .model import Row, Score
 from .plan import ContractPlan, Plan
 from .sheet import _MAX_TEXT as _MAX_NOTE  # the edge's bound on a note
-from .sheet import MAX_LIST, Revoke, Sheet, none_possible, original_one_spade
+from .sheet import MAX_LIST, Revoke, Sheet, none_possible, original_one_spade, tricks_against_holding
 
 __all__ = ["PLAIN_KEYS", "score_plain", "plain_rows"]
 
@@ -88,8 +88,8 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
             return None
         if dealer is not None:
             dealer_seat = _SEATS.get(dealer) if type(dealer) is str else None
-            if dealer_seat is None:
-                return None
+            if dealer_seat is None or dealer_seat is not seated[0] and not plan.rules.auction:
+                return None  # (straight bridge: the dealer plays the combined hands; the general path says so)
         if note is not None and (type(note) is not str or len(note) > _MAX_NOTE):
             return None
         if revokes is not None:
@@ -111,14 +111,16 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
             return None  # chicane: the general path scores it
         held = honours_of(dealt, strain)
         if held is not None:
+            if not cp.nt and tricks_against_holding(held[0]._value_, held[1], seated[1][0], t):
+                return None  # tricks the honours dealt cannot leave: the general path refuses them
             row = cp.honours.get((held[0]._value_, held[1]), ())  # a holding the code does not score: none
     elif type(h) is dict:
         side, held_key = h.get("side"), h.get("held")
         if len(h) != 2 or type(side) is not str or type(held_key) is not str:
             return None
         got = cp.honours.get((side, held_key))
-        if got is None:
-            return None
+        if got is None or not cp.nt and tricks_against_holding(side, held_key, seated[1][0], t):
+            return None  # a holding the code does not have, or tricks it cannot leave: the general path says which
         row = got
         if revoked:  # the deal core reads the holding (a side and its key)
             held = (_SIDES[side], held_key)

@@ -387,6 +387,33 @@ def _check_against_voids(held: tuple[Side, str] | None, void: tuple[Seat, ...], 
                          f"honours are all in one hand: {key} cannot be")
 
 
+#: Of a side's holding of trump honours (its key in a code's table): the most one hand of it holds, at the fewest,
+#: and how many of the five the side holds. Cards, not law: each honour a hand holds is played to a trick of its
+#: own, and is beaten there only by a higher honour the other side holds (a trump is beaten only by a higher one).
+_HOLDINGS = {"five_in_one_hand": (5, 5), "four_in_one_hand_fifth_in_partners": (4, 5), "five_between_partners": (3, 5),
+             "four_in_one_hand": (4, 4), "four_between_partners": (2, 4), "three_between_partners": (2, 3)}
+
+
+def fewest_tricks(hi: int, total: int) -> int:
+    """The fewest tricks a side can win at a trump declaration when one hand of it holds ``hi`` of the five trump
+    honours and the side ``total``: that hand's honours fall in ``hi`` tricks, and the other side's ``5 - total``
+    honours can take at most one of them each."""
+    return max(hi - (5 - total), 0)
+
+
+def tricks_against_holding(side: str, key: str, declaring: str, tricks: int) -> str:
+    """Why ``tricks`` (the declaring side's, in play) cannot be beside the holding ``key`` of ``side`` at a trump
+    declaration, or ``""``."""
+    hi, total = _HOLDINGS.get(key, (0, 0))
+    least = fewest_tricks(hi, total)
+    won = tricks if side == declaring else 13 - tricks
+    if won >= least:
+        return ""
+    return (f"{side} holding {key.replace('_', ' ')} win at least {least} tricks (each of those honours takes the "
+            f"trick it falls to, unless a higher one beats it), but the tricks say they won {won}: give the tricks "
+            "or the honours as they were")
+
+
 def _three_hand_counts(rules: Rules, h: Any, strain: Strain, declarer: Seat, dummy: Seat,
                        players: tuple[Seat, ...], where: str) -> tuple[dict[Seat, tuple[int, int]], str]:
     """Each player's (count, most in one hand) from a sheet's counts, and a note of any presumption. The declarer's
@@ -499,6 +526,7 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
     dummy = None
     honours_note = ""
     held: tuple[Side, str] | None
+    raw_held: tuple[Side, str] | None
     chicane: tuple[Seat, ...]
     counts: Mapping[Seat, tuple[int, int]] | None
     players: tuple[Seat, ...] | None
@@ -531,7 +559,8 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
                                                       players, where)
             if "honours" not in result:
                 honours_note = unstated_honours_note(rules, strain)
-        held, chicane = None, ()
+        held = raw_held = None
+        chicane = ()
     else:
         if "dummy" in result and _seat(result["dummy"], f"{where}dummy") is not declarer.partner:
             raise InputError(f"{where}dummy", f"the dummy is the declarer's partner, {declarer.partner.value}")
@@ -539,7 +568,7 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
         counts = None
         dealt = _dealt(result, hands, where)
         if dealt is not None:
-            held = honours_of(dealt, strain)
+            held = raw_held = honours_of(dealt, strain)
             table = rules.honours_no_trump if strain is Strain.NT else rules.honours_trump
             if held is not None and held[1] not in table:
                 held = None  # a holding this code does not score
@@ -555,18 +584,47 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
                     raise InputError(f"{where}chicane", f"the deal shows {', '.join(s.value for s in chicane) or 'no hand'}"
                                      " void of trumps: give the deal or the chicane, or make them agree")
         else:
-            held = _stated_honours(rules, result.get("honours"), strain, where)
+            held = raw_held = _stated_honours(rules, result.get("honours"), strain, where)
             if "honours" not in result:
                 honours_note = unstated_honours_note(rules, strain)
             chicane = _stated_chicane(rules, result.get("chicane"), strain, where) if "chicane" in result else ()
             if chicane:
                 _check_against_voids(held, chicane, where)
+    if strain is not Strain.NT:  # (the holding as dealt, scored by the code or not)
+        _check_tricks_against_honours(declarer, tricks, raw_held, counts, dealt is not None or (
+            isinstance(result.get("honours"), Mapping) and dummy is not None and dummy.value in result["honours"]),
+            where)
+    if not rules.auction and dealer is not None and declarer is not dealer:
+        raise InputError(f"{where}declarer", f"in straight bridge the dealer plays the combined hands (his partner "
+                         f"is the dummy): the dealer is {dealer.value}, so the declarer is {dealer.value}, not "
+                         f"{declarer.value}")
     revokes = _revokes(result, where) if "revokes" in result else ()
     penalties = read_penalties(rules, result, where, players) if "penalties" in result else ()
     original, note = (original_one_spade(rules, result, contract, declarer, dealer, where)
                       if contract.level == 1 or "original_one_spade" in result else (False, ""))
     return Sheet(declarer, dealer, contract, tricks, held, counts, chicane, revokes, penalties, original, dummy, note,
                  honours_note)
+
+
+def _check_tricks_against_honours(declarer: Seat, tricks: int, held: tuple[Side, str] | None,
+                                  counts: Mapping[Seat, tuple[int, int]] | None, split_known: bool,
+                                  where: str) -> None:
+    """The tricks the declaring side won beside the trump honours stated (or dealt): a hand holding honours wins
+    the tricks they fall to (:func:`fewest_tricks`). Three-hand: each adversary's own hand, and the declarer's
+    where his and the dummy's are known apart (else split as evenly as they can be)."""
+    if held is not None:
+        why = tricks_against_holding(held[0].value, held[1], declarer.side.value, tricks)
+        if why:
+            raise InputError(f"{where}tricks", why)
+    for seat, (n, most) in (counts or {}).items():  # three-hand: the adversaries are partners for the hand (T7)
+        mine = seat is declarer
+        least = fewest_tricks(most if split_known or not mine else (n + 1) // 2, n)
+        won = tricks if mine else 13 - tricks
+        if won < least:
+            raise InputError(f"{where}tricks", f"{seat.value}'s {n} trump honours win at least {least} tricks for "
+                             f"{'him' if mine else 'the adversaries'} (each takes the trick it falls to, unless a "
+                             f"higher one beats it), but the tricks say {won}: give the tricks or the honours as "
+                             "they were")
 
 
 def _dealt(result: Mapping[str, Any], hands: Mapping[str, Any] | None, where: str) -> Hands | None:
