@@ -828,3 +828,59 @@ def test_a_bug_is_one_line_in_the_desks_log_and_a_json_500(desk, monkeypatch, ca
     lines = [r.getMessage() for r in caplog.records if r.name == "bridgelaw.desk"]
     assert len(lines) == 1 and "\n" not in lines[0] and "KeyError" in lines[0] and "test_server.py" in lines[0]
     assert all(r.exc_info is None for r in caplog.records)  # no traceback anywhere
+
+
+def test_the_document_lists_exactly_the_routes_and_methods_the_desk_serves(desk):
+    """The document against the desk's routes: every path and method served is documented and no other; a method
+    the document does not list is a 405 naming the allowed ones; a documented GET takes no body and a documented
+    POST takes only the body its document states, so its other refusals (415, 400) are documented too."""
+    from bridgelaw.server import ROUTES
+
+    doc = desk.request("GET", "/openapi.json")[2]
+    served = {(path, m.lower()) for path, methods in ROUTES for m in methods}
+    documented = {(path, m) for path, item in doc["paths"].items() for m in item}
+    assert served == documented
+    for path, item in doc["paths"].items():
+        concrete = path.replace("{id}", "wcny-1913" if path.startswith("/codes") else "1").replace("{n}", "84")
+        allowed = {m.upper() for m in item} | ({"HEAD"} if "get" in item else set())
+        for method in ("GET", "POST", "PUT", "DELETE", "PATCH"):
+            if method in allowed:
+                continue
+            status, headers, body = desk.request(method, concrete)
+            assert status == 405 and set(headers["allow"].split(", ")) == allowed, (method, path, status)
+            assert one_error(body)["field"] == "method"
+        for method, op in item.items():
+            if method == "get":
+                assert "requestBody" not in op
+                continue
+            assert list(op["requestBody"]["content"]) == ["application/json"]
+            for header, value in (("Content-Type", "text/plain"), ("Content-Type", "application/json; charset=latin-1"),
+                                  ("Content-Type", "application/json; v=2"), ("Content-Encoding", "gzip")):
+                status, _, body = desk.request("POST", concrete, raw=b"{}", headers={
+                    "Content-Type": "application/json", header: value})
+                assert status == 415 and "415" in op["responses"], (path, header, value, status)
+                assert one_error(body)["field"] == header
+
+
+@pytest.mark.parametrize("raw, words", [
+    (b"\xef\xbb\xbf{}", "byte-order mark"),
+    (b'{"tricks": ' + b"9" * 5000 + b"}", "a number of 5000 digits"),
+    (b'{"tricks": -' + b"9" * 41 + b"}", "a number of 41 digits"),
+])
+def test_a_body_the_desk_cannot_read_as_sent_is_refused_in_its_own_words(desk, raw, words):
+    status, _, body = desk.request("POST", "/score", raw=raw, headers={"Content-Type": "application/json"})
+    err = one_error(body)
+    assert status == 400 and err["field"] == "body" and words in err["message"], body
+    assert "sys." not in err["message"] and "utf-8-sig" not in err["message"]
+
+
+@pytest.mark.parametrize("path, key, inner", [
+    ("/score", "result", {"code": "wcny-1913", "declarer": "S", "contract": "4H", "tricks": 10}),
+    ("/rule", "incident", {"code": "wcny-1913", "irregularity": "revoke"}),
+])
+def test_a_casebook_entry_sent_to_the_desk_is_refused_naming_the_field_it_wraps(desk, path, key, inner):
+    status, _, body = desk.request("POST", path + ("?log=false" if path == "/rule" else ""),
+                                   {"name": "an entry", key: inner})
+    err = one_error(body)
+    assert status == 422 and err["field"] == key and "casebook entry" in err["message"], body
+    assert desk.request("POST", path + ("?log=false" if path == "/rule" else ""), inner)[0] == 200
