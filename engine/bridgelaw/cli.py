@@ -695,7 +695,12 @@ def cmd_log(args: argparse.Namespace) -> int:
         raise InputError("--limit", f"expected a number of rulings from 1, got {args.limit}")
     from pathlib import Path
 
+    if args.csv and args.json:  # else one would be taken and the other dropped unsaid
+        raise InputError("--csv", "and --json are two formats for the one list: give one")
     path = Path(args.log).expanduser() if args.log else default_path()
+    if args.log and not path.parent.is_dir():  # a path mistyped: no log can be there, logged or not
+        raise InputError("--log", f"{args.log}: no such directory {str(path.parent)!r}: name the ruling log the "
+                         "desk writes (serve --log)")
     if not path.is_file() and not path.is_dir():  # a directory is refused by RulingLog, by name
         if args.csv:
             write_csv([], sys.stdout)
