@@ -884,3 +884,26 @@ def test_a_casebook_entry_sent_to_the_desk_is_refused_naming_the_field_it_wraps(
     err = one_error(body)
     assert status == 422 and err["field"] == key and "casebook entry" in err["message"], body
     assert desk.request("POST", path + ("?log=false" if path == "/rule" else ""), inner)[0] == 200
+
+
+_TOKEN = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyz0123456789-_.UTF"), min_size=1, max_size=12)
+
+
+@pytest.mark.timeout(120)
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(params=st.lists(st.tuples(st.one_of(st.just("charset"), _TOKEN), _TOKEN), max_size=3),
+       coding=st.one_of(st.none(), st.sampled_from(["identity", "gzip", "br", "deflate", "x-custom"])))
+def test_a_json_body_is_read_only_as_the_utf8_it_says_it_is(desk, params, coding):
+    """Content-Type with any parameters and any Content-Encoding: scored only where the body is declared UTF-8
+    (charset=utf-8 or none) and sent unencoded; else a 415 naming the header, never a body read otherwise."""
+    ctype = "; ".join(["application/json", *(f"{k}={v}" for k, v in params)])
+    headers = {"Content-Type": ctype, **({"Content-Encoding": coding} if coding else {})}
+    status, _, body = desk.request("POST", "/score", {"code": "wcny-1913", "declarer": "S", "contract": "4H",
+                                                      "tricks": 10}, headers=headers)
+    utf8 = all(k.lower() == "charset" and v.lower() in ("utf-8", "utf8") for k, v in params)
+    plain = coding in (None, "identity")
+    if utf8 and plain:
+        assert status == 200, (headers, body)
+    else:
+        assert status == 415 and one_error(body)["field"] == ("Content-Type" if not utf8 else "Content-Encoding"), \
+            (headers, body)
