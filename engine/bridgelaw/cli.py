@@ -852,6 +852,36 @@ def _columns() -> int:
     return columns or 80
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors say what was meant: an unknown command or option is followed by the
+    nearest one (``did you mean``), as every other refusal of the command line is."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        import re
+
+        from .errors import did_you_mean
+
+        wrong = re.match(r"argument COMMAND: invalid choice: '([^']*)'", message)
+        if wrong:
+            sub = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
+            message += did_you_mean(wrong.group(1), list(sub.choices) if sub is not None else [])
+        elif message.startswith("unrecognized arguments: "):
+            flags = [o for a in self._every_action() for o in a.option_strings if o.startswith("--")]
+            for given in message[len("unrecognized arguments: "):].split():
+                if given.startswith("--"):
+                    message += did_you_mean(given.split("=", 1)[0], flags)
+                    break
+        super().error(message)
+
+    def _every_action(self) -> list[argparse.Action]:
+        out = list(self._actions)
+        for a in self._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for sp in a.choices.values():
+                    out += sp._actions
+        return out
+
+
 class _Unbuilt:
     """A command's parser not built, because another command was asked for."""
 
@@ -863,8 +893,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with ``only``, only that command's parser is built (a start builds the one it runs)."""
     from . import __version__
 
-    p = argparse.ArgumentParser(prog="bridgelaw", description="The historic laws of bridge as data, and a referee.",
-                                formatter_class=_Formatter)
+    p = _Parser(prog="bridgelaw", description="The historic laws of bridge as data, and a referee.",
+                formatter_class=_Formatter)
     p.add_argument("--version", action="version", version=f"bridgelaw {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
