@@ -160,3 +160,42 @@ def test_a_dummys_renounce_caps_no_side_at_twenty_eight():
     s = bridgelaw.score({"code": "american-1905", "declarer": "S", "contract": "H", "tricks": 10,
                          "revokes": [{"offender": "S"}]})
     assert s.totals()["NS"]["trick"] <= 28
+
+
+def test_the_fewest_tricks_a_holding_wins_is_known_for_every_trump_holding_and_never_above_a_deals():
+    """Every trump holding the parameters schema names has its fewest tricks (scoring.sheet._HOLDINGS); and for
+    every way the five honours can lie in the four hands, the holding held_of names never claims more of one hand
+    than the deal holds, nor another number of honours for the side."""
+    import itertools
+    import json
+
+    from bridgelaw.scoring.deal import held_of
+    from bridgelaw.scoring.sheet import _HOLDINGS, fewest_tricks
+    from bridgelaw.values import Side, Strain
+    from conftest import ROOT
+
+    schema = json.loads((ROOT / "schema" / "parameters.schema.json").read_text())
+    named = next(v for v in _walk(schema) if isinstance(v, dict) and "x-complete" in v
+                 and "five_in_one_hand" in v["x-complete"])["x-complete"]
+    assert set(named) == set(_HOLDINGS)
+    for n, e, s in itertools.product(range(6), repeat=3):
+        w = 5 - n - e - s
+        if w < 0:
+            continue
+        held = held_of(((Side.NS, n, s), (Side.EW, e, w)), Strain.H)
+        if held is None:
+            continue
+        a, b = (n, s) if held[0] is Side.NS else (e, w)
+        hi, total = _HOLDINGS[held[1]]
+        assert hi <= max(a, b) and total == a + b, (n, e, s, w, held)
+        assert fewest_tricks(hi, total) <= fewest_tricks(max(a, b), a + b)
+
+
+def _walk(node):
+    yield node
+    if isinstance(node, dict):
+        for v in node.values():
+            yield from _walk(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _walk(v)
