@@ -25,7 +25,7 @@ from .deal import honours_of, read_card_hands, read_hands, voids
 from .model import Row, Score
 from .plan import ContractPlan, Plan
 from .sheet import _MAX_TEXT as _MAX_NOTE  # the edge's bound on a note
-from .sheet import MAX_LIST, Revoke, Sheet, none_possible, original_one_spade, tricks_against_holding
+from .sheet import FEWEST, MAX_LIST, Revoke, Sheet, none_possible, original_one_spade
 
 __all__ = ["PLAIN_KEYS", "score_plain", "plain_rows"]
 
@@ -111,15 +111,17 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
             return None  # chicane: the general path scores it
         held = honours_of(dealt, strain)
         if held is not None:
-            if not cp.nt and tricks_against_holding(held[0]._value_, held[1], seated[1][0], t):
-                return None  # tricks the honours dealt cannot leave: the general path refuses them
+            least = FEWEST.get(held[1])
+            if least and not cp.nt and (t if held[0]._value_ == seated[1][0] else 13 - t) < least:
+                return None  # tricks the honours dealt cannot leave (tricks_against_holding): the general path says
             row = cp.honours.get((held[0]._value_, held[1]), ())  # a holding the code does not score: none
     elif type(h) is dict:
         side, held_key = h.get("side"), h.get("held")
         if len(h) != 2 or type(side) is not str or type(held_key) is not str:
             return None
         got = cp.honours.get((side, held_key))
-        if got is None or not cp.nt and tricks_against_holding(side, held_key, seated[1][0], t):
+        least = FEWEST.get(held_key)
+        if got is None or least and not cp.nt and (t if side == seated[1][0] else 13 - t) < least:
             return None  # a holding the code does not have, or tricks it cannot leave: the general path says which
         row = got
         if revoked:  # the deal core reads the holding (a side and its key)

@@ -401,11 +401,14 @@ def fewest_tricks(hi: int, total: int) -> int:
     return max(hi - (5 - total), 0)
 
 
+#: The fewest tricks each holding of trump honours wins its side (:func:`fewest_tricks`), by its key.
+FEWEST = {key: fewest_tricks(hi, total) for key, (hi, total) in _HOLDINGS.items()}
+
+
 def tricks_against_holding(side: str, key: str, declaring: str, tricks: int) -> str:
     """Why ``tricks`` (the declaring side's, in play) cannot be beside the holding ``key`` of ``side`` at a trump
     declaration, or ``""``."""
-    hi, total = _HOLDINGS.get(key, (0, 0))
-    least = fewest_tricks(hi, total)
+    least = FEWEST.get(key, 0)
     won = tricks if side == declaring else 13 - tricks
     if won >= least:
         return ""
