@@ -129,3 +129,30 @@ def test_a_rubber_sheet_printed_says_each_deals_notes(tmp_path):
     out = subprocess.run([sys.executable, "-m", "bridgelaw.cli", "score", str(f)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "note (deal 1): no honours are given: none are scored" in out.stdout
+
+
+_FEW_TRICKS = [
+    ({"code": "wcny-1913", "declarer": "S", "contract": "1H", "tricks": 2,
+      "honours": {"side": "NS", "held": "five_in_one_hand"}}, "NS holding five in one hand win at least 5 tricks"),
+    ({"code": "portland-1904", "declarer": "S", "dealer": "S", "contract": "S", "tricks": 13,
+      "honours": {"side": "EW", "held": "five_in_one_hand"}}, "EW holding five in one hand win at least 5 tricks"),
+    ({"code": "wcny-1913", "declarer": "S", "contract": "1S", "tricks": 4,
+      "deal": "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"},
+     "NS holding five in one hand win at least 5 tricks"),
+    ({"code": "wcny-1913-three-hand", "dummy": "W", "declarer": "S", "contract": "2H", "tricks": 9,
+      "honours": {"N": 5}}, "N's 5 trump honours win at least 5 tricks in play for the adversaries"),
+]
+
+
+@pytest.mark.parametrize("sheet, words", _FEW_TRICKS, ids=[f"{s['code']}-{s['tricks']}" for s, _ in _FEW_TRICKS])
+def test_tricks_fewer_than_the_honours_win_in_play_are_scored_as_given_and_said(sheet, words):
+    """A hand's trump honours each take the trick they fall to unless a higher one beats them: fewer tricks can
+    only be conceded (a concession in error stands), so the sheet is scored as given, and the note says so."""
+    from bridgelaw.scoring import score_general
+
+    fast, general = bridgelaw.score(sheet), score_general(sheet)
+    assert fast == general
+    assert [n for n in general.notes if words in n and "only tricks conceded could leave so few" in n]
+    fewer = {**sheet, "tricks": 5 if sheet["tricks"] < 5 else 8} if "three" not in sheet["code"] else \
+        {**sheet, "tricks": 8}
+    assert not [n for n in score_general(fewer).notes if "only tricks conceded" in n]

@@ -103,10 +103,18 @@ def plain_sheets(draw):
 def _declined_by_design(sheet) -> bool:
     """Plain sheets the fast path leaves to the general path though they may score: a deal with a hand void of
     trumps under a code with chicane (the chicane rows are the general path's), a deal with honours stated
-    beside it (the general path compares them), and revokes under a code that caps a revoking side's score toward
-    game (the cap is the general path's)."""
+    beside it (the general path compares them), revokes under a code that caps a revoking side's score toward
+    game (the cap is the general path's), and tricks fewer than the trump honours stated win in play (the general
+    path's note says so)."""
     if sheet.get("revokes") and _PLANS[sheet["code"]].rules.revoking_cap is not None:
         return True
+    h = sheet.get("honours")
+    if type(h) is dict and type(h.get("held")) is str and type(h.get("side")) is str \
+            and type(sheet.get("declarer")) is str and type(sheet.get("tricks")) is int:
+        from bridgelaw.scoring.sheet import tricks_against_holding
+
+        if tricks_against_holding(h["side"], h["held"], "NS" if sheet["declarer"] in "NS" else "EW", sheet["tricks"]):
+            return not str(sheet.get("contract", "")).upper().lstrip("1234567").startswith("N")
     deal = sheet.get("deal")
     if not isinstance(deal, str):
         return False

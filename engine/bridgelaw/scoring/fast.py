@@ -113,7 +113,7 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
         if held is not None:
             least = FEWEST.get(held[1])
             if least and not cp.nt and (t if held[0]._value_ == seated[1][0] else 13 - t) < least:
-                return None  # tricks the honours dealt cannot leave (tricks_against_holding): the general path says
+                return None  # tricks the honours dealt cannot leave in play: the general path scores them, with its note
             row = cp.honours.get((held[0]._value_, held[1]), ())  # a holding the code does not score: none
     elif type(h) is dict:
         side, held_key = h.get("side"), h.get("held")
@@ -122,7 +122,8 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
         got = cp.honours.get((side, held_key))
         least = FEWEST.get(held_key)
         if got is None or least and not cp.nt and (t if side == seated[1][0] else 13 - t) < least:
-            return None  # a holding the code does not have, or tricks it cannot leave: the general path says which
+            return None  # a holding the code lacks (the general path refuses it), or tricks it cannot leave in play
+            # (the general path scores them, with its note)
         row = got
         if revoked:  # the deal core reads the holding (a side and its key)
             held = (_SIDES[side], held_key)

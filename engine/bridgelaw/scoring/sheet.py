@@ -74,6 +74,7 @@ class Sheet:
     spade_note: str = ""
     honours_note: str = ""  # a presumption about the honours: none scored where none are given (and, three-hand,
     # how the declarer's and the dummy's lie)
+    tricks_note: str = ""  # tricks fewer than the honours stated win in play: possible only by a concession in error
 
 
 # --------------------------------------------------------------------------
@@ -412,9 +413,9 @@ def tricks_against_holding(side: str, key: str, declaring: str, tricks: int) -> 
     won = tricks if side == declaring else 13 - tricks
     if won >= least:
         return ""
-    return (f"{side} holding {key.replace('_', ' ')} win at least {least} tricks (each of those honours takes the "
-            f"trick it falls to, unless a higher one beats it), but the tricks say they won {won}: give the tricks "
-            "or the honours as they were")
+    return (f"{side} holding {key.replace('_', ' ')} win at least {least} tricks in play (each of those honours "
+            f"takes the trick it falls to, unless a higher one beats it), but the tricks say they won {won}: scored "
+            "as given (only tricks conceded could leave so few) — if none were, the tricks or the honours are wrong")
 
 
 def _three_hand_counts(rules: Rules, h: Any, strain: Strain, declarer: Seat, dummy: Seat,
@@ -593,8 +594,9 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
             chicane = _stated_chicane(rules, result.get("chicane"), strain, where) if "chicane" in result else ()
             if chicane:
                 _check_against_voids(held, chicane, where)
+    tricks_note = ""
     if strain is not Strain.NT:  # (the holding as dealt, scored by the code or not)
-        _check_tricks_against_honours(declarer, tricks, raw_held, counts, dealt is not None or (
+        tricks_note = _check_tricks_against_honours(declarer, tricks, raw_held, counts, dealt is not None or (
             isinstance(result.get("honours"), Mapping) and dummy is not None and dummy.value in result["honours"]),
             where)
     if not rules.auction and dealer is not None and declarer is not dealer:
@@ -606,28 +608,29 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
     original, note = (original_one_spade(rules, result, contract, declarer, dealer, where)
                       if contract.level == 1 or "original_one_spade" in result else (False, ""))
     return Sheet(declarer, dealer, contract, tricks, held, counts, chicane, revokes, penalties, original, dummy, note,
-                 honours_note)
+                 honours_note, tricks_note)
 
 
 def _check_tricks_against_honours(declarer: Seat, tricks: int, held: tuple[Side, str] | None,
                                   counts: Mapping[Seat, tuple[int, int]] | None, split_known: bool,
-                                  where: str) -> None:
-    """The tricks the declaring side won beside the trump honours stated (or dealt): a hand holding honours wins
-    the tricks they fall to (:func:`fewest_tricks`). Three-hand: each adversary's own hand, and the declarer's
-    where his and the dummy's are known apart (else split as evenly as they can be)."""
+                                  where: str) -> str:
+    """The note on tricks fewer than the trump honours stated (or dealt) win in play, or ``""``: a hand holding
+    honours wins the tricks they fall to (:func:`fewest_tricks`), so such a sheet can be right only where tricks
+    were conceded (a concession in error stands; hands thrown in leave the score as claimed) — scored as given,
+    and said. Three-hand: each adversary's own hand, and
+    the declarer's where his and the dummy's are known apart (else split as evenly as they can be)."""
     if held is not None:
-        why = tricks_against_holding(held[0].value, held[1], declarer.side.value, tricks)
-        if why:
-            raise InputError(f"{where}tricks", why)
+        return tricks_against_holding(held[0].value, held[1], declarer.side.value, tricks)
     for seat, (n, most) in (counts or {}).items():  # three-hand: the adversaries are partners for the hand (T7)
         mine = seat is declarer
         least = fewest_tricks(most if split_known or not mine else (n + 1) // 2, n)
         won = tricks if mine else 13 - tricks
         if won < least:
-            raise InputError(f"{where}tricks", f"{seat.value}'s {n} trump honours win at least {least} tricks for "
-                             f"{'him' if mine else 'the adversaries'} (each takes the trick it falls to, unless a "
-                             f"higher one beats it), but the tricks say {won}: give the tricks or the honours as "
-                             "they were")
+            return (f"{seat.value}'s {n} trump honours win at least {least} tricks in play for "
+                    f"{'him' if mine else 'the adversaries'} (each takes the trick it falls to, unless a higher one "
+                    f"beats it), but the tricks leave {won}: scored as given (only tricks conceded could leave so "
+                    "few) — if none were, the tricks or the honours are wrong")
+    return ""
 
 
 def _dealt(result: Mapping[str, Any], hands: Mapping[str, Any] | None, where: str) -> Hands | None:
