@@ -9,7 +9,11 @@ laws the code has, revoke counts. Facts the rest of the sheet determines are der
 - honours and chicane from the ``deal`` (given as well, they must agree with it);
 - ``original_one_spade``, where the code's dealer must declare: a one-spade contract the dealer plays can only be
   his original declaration, one another player plays cannot (given as well, it must agree);
-- the dummy of a four-hand deal is the declarer's partner (given, it must be).
+- the dummy of a four-hand deal is the declarer's partner (given, it must be); in straight bridge the declarer is
+  the dealer (given, he must be).
+
+What the sheet leaves to a presumption is said in a note: no honours given (none are scored), tricks fewer than the
+trump honours stated win in play (scored as given: only a concession could leave so few).
 """
 
 from __future__ import annotations
@@ -407,8 +411,8 @@ FEWEST = {key: fewest_tricks(hi, total) for key, (hi, total) in _HOLDINGS.items(
 
 
 def tricks_against_holding(side: str, key: str, declaring: str, tricks: int) -> str:
-    """Why ``tricks`` (the declaring side's, in play) cannot be beside the holding ``key`` of ``side`` at a trump
-    declaration, or ``""``."""
+    """The note on ``tricks`` (the declaring side's) fewer than the holding ``key`` of ``side`` wins in play at a
+    trump declaration, or ``""``: only tricks conceded could leave so few."""
     least = FEWEST.get(key, 0)
     won = tricks if side == declaring else 13 - tricks
     if won >= least:
