@@ -907,3 +907,13 @@ def test_a_json_body_is_read_only_as_the_utf8_it_says_it_is(desk, params, coding
     else:
         assert status == 415 and one_error(body)["field"] == ("Content-Type" if not utf8 else "Content-Encoding"), \
             (headers, body)
+
+
+@pytest.mark.parametrize("path, body, field, message", [
+    ("/auction", {"code": "wcny-1913", "dealer": "S", "calls": ["P"] * 3000}, "calls", "3000 items; at most"),
+    ("/score", {"code": "wcny-1913", "declarer": "S", "contract": "4H", "tricks": 10, "note": "x" * 900}, "note",
+     "900 characters; at most 500 are taken"),
+])
+def test_a_size_bound_broken_is_said_by_its_numbers_not_the_values_repr(desk, path, body, field, message):
+    got = desk.server.desk.checker.body("POST", path, body)
+    assert got is not None and got[0] == field and got[1].startswith(message) and "['P'" not in got[1], got

@@ -401,7 +401,20 @@ class Checker:
         while err.validator in ("anyOf", "oneOf") and err.context:  # the branch the body comes nearest to
             err = _nearest_branch(err)
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
-        return where or "body", _short(err.message)
+        return where or "body", _short(_bound_message(err) or err.message)
+
+
+_BOUNDS = {"maxItems": ("items", "at most {} are taken"), "minItems": ("items", "at least {} are needed"),
+           "maxLength": ("characters", "at most {} are taken"), "minLength": ("characters", "at least {} are needed"),
+           "maxProperties": ("fields", "at most {} are taken"), "minProperties": ("fields", "at least {} are needed")}
+
+
+def _bound_message(err: Any) -> str:
+    """A size bound broken, said by its numbers (jsonschema's message begins with the whole value's repr)."""
+    what = _BOUNDS.get(err.validator)
+    if what is None or not hasattr(err.instance, "__len__"):
+        return ""
+    return f"{len(err.instance)} {what[0]}; {what[1].format(err.validator_value)}"
 
 
 def _nearest_branch(err: Any) -> Any:
