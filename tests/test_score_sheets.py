@@ -128,7 +128,7 @@ def test_a_rubber_sheet_printed_says_each_deals_notes(tmp_path):
     f.write_text('{"code": "wcny-1913", "deals": [{"declarer": "S", "contract": "4H", "tricks": 10}]}')
     out = subprocess.run([sys.executable, "-m", "bridgelaw.cli", "score", str(f)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert "note (deal 1): no honours are given: none are scored" in out.stdout
+    assert "note: deal 1: no honours are given: none are scored" in out.stdout
 
 
 _FEW_TRICKS = [

@@ -269,7 +269,7 @@ def _notes(s: Any) -> list[str]:
     """The score's notes, and each deal's of a rubber (what a deal's score presumed is said where it is given)."""
     out = [f"note: {n}" for n in s.notes]
     for i, d in enumerate(s.deals or (), 1):
-        out += [f"note (deal {i}): {n}" for n in d.notes]
+        out += [f"note: deal {i}: {n}" for n in d.notes]
     return out
 
 
