@@ -190,6 +190,11 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
         if isinstance(f.get("previous_bid"), Call) and f["previous_bid"].is_bid:
             _sufficient_as_given(f, sufficient(code, f["call"], f["previous_bid"]))
         _over_seven(code, f.pop("call"), f, notes, "facts.call")
+    if not inc.has_auction and kind_id == "impossible_bid" and isinstance(f.get("call"), Call) \
+            and not isinstance(f["call"], OverSeven) and f["call"].is_bid and "previous_bid" not in f:
+        if f.setdefault("sufficient", False) is not False:  # a bid of seven or fewer is impossible only when insufficient
+            raise InputError("facts.sufficient", f"true cannot be: {f['call'].text}, a bid of seven or fewer, is an "
+                             "impossible bid only when it does not overbid the last bid and cannot be made sufficient")
     if not inc.has_auction and kind_id in ("insufficient_bid", "impossible_bid") \
             and isinstance(f.get("call"), Call) and isinstance(f.get("previous_bid"), Call):
         call, prev = f["call"], f["previous_bid"]
