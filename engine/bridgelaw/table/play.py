@@ -359,7 +359,6 @@ class Play(TableParts):
             raise OutOfTurnError("seat", "no contract is being played")
         facts = {"established": False, "quitted": False, **self._deal_facts(),
                  "offender_fourth_hand": [w for w, _ in cards].index(s) == 3,
-                 "followers": len(cards) - 1 - [w for w, _ in cards].index(s),
                  "adversaries_both_played": {_LHO[declarer], _LHO[_PARTNER[declarer]]} <= {w for w, _ in cards}}
         ans = self._ruled("revoke", s, facts)
         st.pending.correction = rv.trick  # type: ignore[union-attr]
