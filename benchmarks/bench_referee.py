@@ -161,7 +161,7 @@ class Hand:
             options = [
                 {"id": "penalize", "chooser": side, "law": "50", "effects": [
                     {"kind": "amend_call", "seat": offender, "call": f"{level}{strain}"},
-                    {"kind": "bar", "seat": partner, "until": "adverse_call"}],
+                    {"kind": "bar", "seat": partner, "calls": "all", "until": "adverse_call"}],
                  "label": self.labels[0], "provision": self.ids[0]},
                 {"id": "waive", "chooser": side, "law": "50", "effects": [
                     {"kind": "no_penalty"}, {"kind": "call_stands", "seat": offender}],

@@ -282,7 +282,7 @@ def test_the_seat_tables_and_the_inline_roles_are_the_functions_they_stand_for()
 
 
 def test_the_quick_constructors_make_what_the_dataclasses_make():
-    e = Effect(EffectKind.BAR, (("seat", "N"), ("until", "adverse_call")))
+    e = Effect(EffectKind.BAR, (("seat", "N"), ("calls", "all"), ("until", "adverse_call")))
     o = Option("penalize", "NS", "50", (e,), "wcny-1913/50/x", "a label", ("corrected",))
     q = Question("corrected", "Was it?", ("p",), "bool")
     law = LawCitation("50", "text")
@@ -338,10 +338,10 @@ def test_a_shared_effect_or_option_is_the_one_the_dataclass_makes():
     from bridgelaw.values import _constant_effect, _shared_effect, _shared_option
 
     made: dict[Any, Any] = {}
-    args = (("seat", "N"), ("until", "adverse_call"))
+    args = (("seat", "N"), ("calls", "all"), ("until", "adverse_call"))
     e = _shared_effect(made, EffectKind.BAR, args)
     assert e == Effect(EffectKind.BAR, args) and _shared_effect(made, EffectKind.BAR, args) is e
-    assert e.to_dict() == {"kind": "bar", "seat": "N", "until": "adverse_call"}
+    assert e.to_dict() == {"kind": "bar", "seat": "N", "calls": "all", "until": "adverse_call"}
     listed = (("seats", ["N", "S"]),)  # a list among the values: made afresh, never shared
     assert _shared_effect(made, EffectKind.BAR, listed) is not _shared_effect(made, EffectKind.BAR, listed)
     numbered = (("points", 50),)  # a number: made afresh (1 and True are equal keys; no value is ever mistaken)

@@ -70,7 +70,7 @@ def test_the_pass_out_of_turn_ruling_prints_cleanly():
                        text=True, timeout=60)
     assert p.returncode == 0 and p.stderr == "", p.stderr
     assert p.stdout.startswith("Pass out of turn by North — The American Laws of Bridge")
-    assert "  - North may not bid or double until the declaration he passed is overbid or doubled\n" in p.stdout
+    assert "  - North may not bid, double or redouble until the declaration he passed is overbid or doubled\n" in p.stdout
 
 
 def test_rule_json_carries_the_words_the_http_api_sends():
@@ -120,8 +120,12 @@ def test_values_in_words(value, words):
 
 @pytest.mark.parametrize("effect, sentence", [
     ({"kind": "honours_only", "side": "EW"}, "East–West may score only their honours this deal"),
-    ({"kind": "bar", "seat": "W", "until": "adverse_call"}, "West may not bid or double until an adversary bids "
-                                                            "or doubles"),
+    ({"kind": "bar", "seat": "W", "calls": "bids", "until": "adverse_call"},
+     "West may not bid until an adversary bids or doubles; he may still pass, double or redouble"),
+    ({"kind": "bar", "seat": "W", "calls": "bids_and_doubles", "until": "end_of_auction"},
+     "West may not bid or double until the end of the auction; he may still pass or redouble"),
+    ({"kind": "bar", "seat": "W", "calls": "all", "until": "adverse_call"},
+     "West may not bid, double or redouble until an adversary bids or doubles"),
     ({"kind": "amend_call", "seat": "W", "call": "4S"}, "West's call becomes four spades"),
     ({"kind": "exposed_card", "seat": "E", "card": "SK"}, "East's king of spades is an exposed card: it stays face "
                                                           "up on the table and may be called"),

@@ -95,6 +95,9 @@ def compare_score(score: Any, expect: Mapping[str, Any]) -> list[str]:
             for col, v in cols.items():
                 if got["totals"][side][col] != v:
                     diffs.append(f"totals.{side}.{col}: expected {v}, got {got['totals'][side][col]}")
+    for n in expect.get("notes_include", []):
+        if not any(n in note for note in got.get("notes", [])):
+            diffs.append(f"notes: expected a note containing {n!r}, got {got.get('notes', [])}")
     if "rubber" in expect:
         for k, v in expect["rubber"].items():
             if (got.get("rubber") or {}).get(k) != v:

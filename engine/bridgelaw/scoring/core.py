@@ -154,6 +154,17 @@ def _transfer_note(rules: Rules, n: int, frm: str, to: str, law: str) -> str:
                "they count as tricks won, but earn no slam."))
 
 
+def _short_of_tricks_note(moved: int, taken: int, revoking: tuple[str, ...]) -> str:
+    """What the text leaves unsaid when the penalty asks more tricks than the revoking side won in play: the tricks
+    are "taken from the revoking player", so only those he has can be, and no law says what becomes of the rest."""
+    want, names = abs(moved), " and ".join(revoking)
+    if taken:
+        return (f"The revoke penalty asks {want} tricks, but only {taken} of the {want} tricks could be taken from "
+                f"{names}, who won no more in play: the code does not say what becomes of the other {want - taken}.")
+    return (f"The revoke penalty asks {want} tricks, but none of the {want} tricks could be taken from {names}, who "
+            f"won no trick in play: the code does not say what becomes of the {want}.")
+
+
 class Players(Partnerships):
     """Three-hand: each player scores for himself; the declarer plays his hand and the dummy, and the two
     adversaries are partners for the hand (T7). The declaring side's score is the declarer's; the adversaries'
@@ -302,6 +313,8 @@ def play(rules: Rules, cp: ContractPlan, who: Partnerships, declaring: tuple[str
     # tricks taken for a revoke are added (they cannot exceed what the other side holds) but count for no bonus
     # or slam: "independently of any tricks taken for the revoke"
     tricks = own + max(-own, min(moved, 13 - own)) if moved else own
+    if tricks - own != moved:
+        notes.append(_short_of_tricks_note(moved, abs(tricks - own), defending if moved > 0 else declaring))
     book = cp.book
     needed = cp.needed
     if needed is not None:  # auction

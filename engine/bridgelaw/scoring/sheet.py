@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError, did_you_mean
-from ..values import Seat, Side, Strain
+from ..values import EffectKind, Seat, Side, Strain
 from .deal import COUNT_KEYS, Hands, held_of, honour_counts, honours_of, read_card_hands, read_hands, voids
 from .model import Contract
 from .rules import Rules
@@ -227,9 +227,33 @@ def read_penalties(rules: Rules, result: Mapping[str, Any], where: str, players:
         if column not in _COLUMNS:
             raise InputError(f"{at}.column", f"expected trick or honour, got {_show(column)}"
                              + (did_you_mean(column, _COLUMNS) if isinstance(column, str) else ""))
+        _check_column(rules, law, column, f"{at}.column")
         reason = _text(pen.get("reason", "penalty"), f"{at}.reason")
         out.append(Penalty(who, column, points, law, reason))
     return tuple(out)
+
+
+def _law_columns(law: Any) -> set[str]:
+    """The columns the score effects of a law's provisions (and their options) put points in."""
+    out = set()
+    for p in law.provisions:
+        for e in (*p.effects, *(e for o in p.options or () for e in o.effects)):
+            if e.kind is EffectKind.SCORE:
+                out.update(v for k, v, _ in e.fields if k == "column")
+    return out
+
+
+def _check_column(rules: Rules, number: str, column: str, where: str) -> None:
+    """A penalty stands in a column the law it cites scores in: the trick score holds points for tricks won, so a
+    penalty goes there only where its law's own score says so (1904 law 90's tricks' value, the 1905 spade
+    convention's two); a law that scores its penalty in the honour column has it there."""
+    columns = _law_columns(rules.code.law(number))
+    if column in columns or column == "honour" and not columns:
+        return
+    if columns:
+        raise InputError(where, f"{rules.id} law {number} scores its penalty in the {' or '.join(sorted(columns))} "
+                                f"column, not the {column} column")
+    raise InputError(where, f"{rules.id} law {number} scores no penalty in the {column} column")
 
 
 def _revokes(result: Mapping[str, Any], where: str) -> tuple[Revoke, ...]:

@@ -110,7 +110,7 @@ class Auction(TableParts):
                 if standing is None:
                     raise IllegalActionError("call", f"{s} passed out of turn: he may re-enter the bidding only when "
                                              "the declaration he passed is overbid or doubled; pass")
-            elif until:
+            elif until and self._barred_from(s, text):
                 return self._in_turn_irregularity("call_while_barred", s, text)
         if text[0].isdigit():
             if standing != "insufficient_bid":
@@ -205,6 +205,7 @@ class Auction(TableParts):
             for seat, until in list(st.bars.items()):
                 if until == "adverse_call" and self._adverse(seat, s) or until == "overbid_or_doubled":
                     del st.bars[seat]
+                    st.bar_calls.pop(seat, None)
         if text != "P":
             return
         passes = 0  # the auction can only end on a pass: count the passes that close it
@@ -230,6 +231,13 @@ class Auction(TableParts):
         doubled = 2 if "XX" in after else 1 if "X" in after else 0
         self._end_auction(final, doubled, self._declarer_of(bidder, final))
 
+    def _barred_from(self, s: str, text: str) -> bool:
+        """Whether ``s``'s bar reaches the call ``text`` (not a pass): every bar reaches a bid; a double or
+        redouble only where the bar effect's ``calls`` names it (a code that sets doubling apart from
+        declaring bars "any further declaration", or "any further bid or double")."""
+        calls = self._st.bar_calls.get(s, "all")
+        return calls == "all" or text[0].isdigit() or calls == "bids_and_doubles" and text == "X"
+
     def _declarer_of(self, bidder: str, final: str) -> str:
         """The first of the partnership to name the final strain."""
         strain, partner = final[1:], _PARTNER[bidder]
@@ -248,7 +256,7 @@ class Auction(TableParts):
     def _end_auction(self, contract: str, doubled: int, declarer: str) -> None:
         st = self._st
         st.contract, st.doubled, st.declarer, st.phase, st.leader = contract, doubled, declarer, "play", _LHO[declarer]
-        st.bars = {}
+        st.bars, st.bar_calls = {}, {}
         self._after_auction(declarer)
         self._next_deferred()
 
@@ -311,18 +319,19 @@ class Auction(TableParts):
         if st.phase != "auction" or st.pending is not None:
             return []
         seat = self._next_caller()
-        if st.bars.get(seat):
+        barred = st.bars.get(seat) is not None and st.bars.get(seat) != "overbid_or_doubled"
+        if st.bars.get(seat) and not barred or barred and self._barred_from(seat, "X") and self._barred_from(seat, "XX"):
             return ["P"]  # a barred player may only pass (a barred dealer too: he may not bid)
-        out = [] if not st.calls and self.rules.dealer_must_declare else ["P"]
+        out = [] if not st.calls and self.rules.dealer_must_declare and not barred else ["P"]
         last = self._last_bid()
-        for level in range(1, self.rules.max_level + 1):
+        for level in range(1, self.rules.max_level + 1 if not barred else 1):
             for strain in self.rules.strains:
                 c = f"{level}{strain}"
                 if last is None or self._higher(c, last):
                     out.append(c)
         for x in ("X", "XX"):
             try:
-                if last is not None and self._double_problem(seat, x) is None:
+                if last is not None and not (barred and self._barred_from(seat, x)) and self._double_problem(seat, x) is None:
                     out.append(x)
             except IllegalActionError:
                 pass

@@ -19,10 +19,10 @@ from ..dealresult import four_handed_result
 from ..errors import (
     IllegalActionError, InputError, MalformedActionError, OutOfTurnError, RulingPendingError, TableStateError,
 )
-from ..loader import Code, load_code
+from ..loader import EFFECT_FIELDS, Code, load_code
 from ..scoring import score as _score
 from ..scoring.deal import remember
-from ..values import Card, Option, Ruling, Seat
+from ..values import Card, EffectKind, Option, Ruling, Seat
 from . import remedies
 from .auction import Auction
 from .base import (
@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Table", "Answer", "Outcome", "PlayedTrick", "find_variant", "DETECTED"]
 
 _PHASES = {p.value: p for p in Phase}
+_BAR_CALLS = frozenset(getattr(EFFECT_FIELDS[EffectKind.BAR]["calls"][0], "choices"))  # the bar effect's `calls`
 _CONTRACTS: dict[tuple[str, str], tuple[Code, "Contract"]] = {}  # (code, contract text) -> its Contract
 _VARIANT_OF: dict[str, tuple[Code, type["Table"]]] = {}  # code id -> (the code, the table class find_variant gives)
 
@@ -270,6 +271,12 @@ class Table(Auction, Play, Persistence):
     def bars(self) -> dict[str, str]:
         """Seats barred in the auction, and until when (``adverse_call``, ``end_of_auction``, ...)."""
         return dict(self._st.bars)
+
+    @property
+    def bar_calls(self) -> dict[str, str]:
+        """Each barred seat: the calls his bar reaches (the bar effect's ``calls``: ``bids``, a code that sets
+        doubling apart from declaring; ``bids_and_doubles``; ``all``, every call but a pass)."""
+        return dict(self._st.bar_calls)
 
     @property
     def calls(self) -> tuple[CallRecord, ...]:
@@ -642,6 +649,9 @@ class Table(Auction, Play, Persistence):
                 bad(f"calls[{i}]", f"not a call: {c.seat} {c.call}")
         if not all(x.seat in _LHO for x in st.obligations) or not set(st.bars) <= set(_LHO):
             bad("penalties_in_force", "a penalty binding no seat")
+        if set(st.bar_calls) != set(st.bars) or not set(st.bar_calls.values()) <= _BAR_CALLS:
+            bad("bar_calls", f"each barred seat, and no other, with the calls he is barred from "
+                             f"({', '.join(sorted(_BAR_CALLS))})")
         if st.phase == "play" and not (st.declarer and st.leader):
             bad("phase", "the play without a declarer and a leader")
         if st.pending is not None and not st.pending.kind:

@@ -113,8 +113,9 @@ def _final_declaration(t: "Table", e: dict[str, Any], act: Act) -> None:
 
 @handles(EffectKind.BAR)
 def _bar(t: "Table", e: dict[str, Any], act: Act) -> None:
-    """A player barred from the auction until the time the law names."""
+    """A player barred from the auction from the calls the law names, until the time it names."""
     t._st.bars[e["seat"]] = e["until"]
+    t._st.bar_calls[e["seat"]] = e["calls"]
 
 
 @handles(EffectKind.NO_DOUBLE)

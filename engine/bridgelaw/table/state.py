@@ -375,6 +375,7 @@ class TableState:
     hands: dict[str, list[str]] | None = None
     calls: list[CallRecord] = field(default_factory=list)
     bars: dict[str, str] = field(default_factory=dict)
+    bar_calls: dict[str, str] = field(default_factory=dict)  # each barred seat: the bar effect's `calls`
     no_double: list[NoDouble] = field(default_factory=list)
     contract: str | None = None
     doubled: int = 0
@@ -406,6 +407,7 @@ class TableState:
             "hands": {s: list(h) for s, h in self.hands.items()} if self.hands is not None else None,
             "calls": [c.to_dict() for c in self.calls],
             "bars": dict(self.bars),
+            "bar_calls": dict(self.bar_calls),
             "no_double": [n.to_dict() for n in self.no_double],
             "contract": self.contract, "doubled": self.doubled, "declarer": self.declarer, "maker": self.maker,
             "doubling": self.doubling.to_dict() if self.doubling is not None else None,
@@ -435,6 +437,7 @@ class TableState:
             hands={s: list(h) for s, h in d["hands"].items()} if d["hands"] is not None else None,
             calls=[CallRecord.from_dict(c) for c in d["calls"]],
             bars=dict(d["bars"]),
+            bar_calls=dict(d["bar_calls"]),
             no_double=[NoDouble.from_dict(n) for n in d["no_double"]],
             contract=d["contract"], doubled=d["doubled"], declarer=d["declarer"], maker=d["maker"],
             doubling=Doubling.from_dict(d["doubling"]) if d["doubling"] is not None else None,
