@@ -15,12 +15,14 @@ import json
 import warnings
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Sequence
 
-from ..dealresult import four_handed_result
+from ..dealresult import _original_one_spade, four_handed_result
 from ..errors import (
     IllegalActionError, InputError, MalformedActionError, OutOfTurnError, RulingPendingError, TableStateError,
 )
 from ..loader import Code, load_code
+from ..scoring import Revoke as _ScoredRevoke
 from ..scoring import score as _score
+from ..scoring import score_dealt as _score_dealt
 from ..scoring.deal import remember
 from ..values import Card, Option, Ruling, Seat
 from . import remedies
@@ -202,10 +204,35 @@ class Table(Auction, Play, Persistence):
         st = self._st
         if st.phase not in OVER:
             return None
-        res = self.result()  # (played out: the tricks the declarer's side won among what it says)
-        played = st.phase == "done" and st.declarer
-        return Outcome(_PHASES[st.phase], self._contract_text(), st.doubled, _SEAT[st.declarer] if played else None,
-                       res["tricks"] if played else None, _score(res))
+        if st.phase == "done" and st.declarer:
+            declarer = st.declarer
+            winners = [t.winner for t in st.tricks]
+            won = winners.count(declarer) + winners.count(_PARTNER[declarer])
+            return Outcome(_PHASES[st.phase], self._contract_text(), st.doubled, _SEAT[declarer], won,
+                           self._scored(won))
+        return Outcome(_PHASES[st.phase], self._contract_text(), st.doubled, None, None, _score(self.result()))
+
+    def _scored(self, won: int) -> "Score":
+        """The deal played out, scored from what the table has checked itself (the declarer, the contract as
+        doubled, the tricks his side won, the deal it dealt, the dealer's original one spade, the revokes
+        established with their penalty: :func:`bridgelaw.scoring.score_dealt`) — the score of :meth:`result`'s
+        sheet, which is scored instead where the deal carries penalty points (its sheet's checks read them)."""
+        st = self._st
+        revokes: list[_ScoredRevoke] | tuple[()] = ()
+        if st.revokes:
+            revokes = []
+            for r in st.revokes:
+                if r.established and r.penalized is not False:
+                    seat, choice = _SEAT.get(r.seat), r.choice or None  # type: ignore[call-overload]
+                    if seat is None or choice is not None and (type(choice) is not str or len(choice) > 40):
+                        return _score(self.result())  # (a state read from JSON: the sheet's checks name it)
+                    revokes.append(_ScoredRevoke(seat, choice))
+        if not st.scores or all(x.kind == "revoke" for x in st.scores):
+            got = _score_dealt(self.code, st.declarer, self._contract_text(), won, st.deal,  # type: ignore[arg-type]
+                               _original_one_spade(self.code, st), tuple(revokes))
+            if got is not None:
+                return got
+        return _score(self.result())
 
     @property
     def contract(self) -> "Contract | None":
