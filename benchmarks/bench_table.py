@@ -149,7 +149,7 @@ def run_table(deals: list[tuple[str, list[Action]]]) -> list[tuple]:
                 t.apply(a[1], by=a[2])
         o = t.outcome()
         totals = o.score.totals()
-        out.append((o.contract, o.declarer.value, o.tricks,
+        out.append((o.contract, o.declarer, o.tricks,  # (a Seat is its text: compared with the referee's)
                     totals["NS"]["trick"], totals["NS"]["honour"], totals["EW"]["trick"], totals["EW"]["honour"]))
     return out
 

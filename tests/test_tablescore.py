@@ -170,3 +170,20 @@ def test_a_random_deal_played_out_at_the_table_scores_as_its_sheet(seed, code):
             t.play(t.turn, rnd.choice(t.legal_cards()))
     if t.phase == "done":
         assert said(t.outcome().score) == said(score(t.result()))
+
+
+def test_an_answer_and_an_outcome_made_without_their_init_are_what_their_init_makes():
+    import dataclasses
+
+    from bridgelaw.table.base import Answer, Outcome, answer_of, outcome_of
+    from bridgelaw.table.state import Phase
+
+    s = score({"code": "wcny-1913", "declarer": "S", "contract": "2H", "tricks": 9})
+    made = [(answer_of(False, "revoke", {"established": True}, None, "a note"),
+             Answer(False, "revoke", {"established": True}, None, note="a note")),
+            (outcome_of(Phase("done"), "2H", 0, Seat.S, 9, s), Outcome(Phase("done"), "2H", 0, Seat.S, 9, s))]
+    for fast, slow in made:
+        assert fast == slow and repr(fast) == repr(slow)
+        assert list(vars(fast)) == [f.name for f in dataclasses.fields(slow)]  # every field, in order
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            fast.note = "changed"  # type: ignore[misc]

@@ -195,8 +195,7 @@ def honours_of(deal: Mapping[Seat, object], strain: Strain) -> tuple[Side, str] 
     pairs: tuple[tuple[Side, int, int], ...]  # each side, and the honours each of its hands holds
     first_seat, first = next(iter(deal.items()))
     if type(first) is tuple and len(first) == 4 and type(first[0]) is str and type(first_seat) is Seat:
-        # as read_hands gives it: counted here
-        # (each hand's count by the text of its seat, which hashes in C: a seat hashes in Python)
+        # as read_hands gives it: counted here, in one pass over the hands (each count by the text of its seat)
         if strain is Strain.NT:
             c = {seat._value_: ("A" in h[0]) + ("A" in h[1]) + ("A" in h[2]) + ("A" in h[3])  # type: ignore[index]
                  for seat, h in deal.items()}

@@ -29,7 +29,7 @@ from . import remedies
 from .auction import Auction
 from .base import (
     _CALL_TEXTS, _CARD_TEXTS, _DEAL_ORDER, _LHO, _PARTNER, _SEAT, _SIDE, _VARIANTS, DETECTED, Answer, Outcome,
-    PlayedTrick, _plain_facts, _rotation,
+    PlayedTrick, _plain_facts, _rotation, answer_of, outcome_of,
 )
 from .model import Rules, rules_of
 from .persist import Persistence
@@ -60,6 +60,10 @@ def find_variant(code: Code) -> type["Table"]:
                      "(tables: " + ", ".join(f"{c.variant} ({c.players}-handed {c.game})" for c in _VARIANTS) + ")")
 
 
+# each suit's cards by rank, the card's text kept once (spades, hearts, diamonds, clubs: a PBN hand's order)
+_CARD_OF = tuple({r: s + r for r in "23456789TJQKA"} for s in "SHDC")
+
+
 def _hands_of(deal: str) -> dict[str, list[str]]:
     """A PBN deal as card texts by seat. The common well-formed case is read here; anything else goes to
     :func:`bridgelaw.scoring.parse_deal`, which reads every spelling and names what is wrong."""
@@ -71,7 +75,10 @@ def _hands_of(deal: str) -> dict[str, list[str]]:
         dealt: dict[Seat, tuple[str, str, str, str]] = {}
         for seat, hand in zip(order, parts):
             suits = hand.split(".")
-            cards = [s + r for s, ranks in zip("SHDC", suits) for r in ranks]
+            try:  # each card the one text of it (_CARD_OF): no new string a card
+                cards = [held[r] for held, ranks in zip(_CARD_OF, suits) for r in ranks]
+            except KeyError:
+                break  # not a rank as written
             if len(cards) != 13 or len(suits) != 4:
                 break
             hands[seat] = cards
@@ -208,9 +215,9 @@ class Table(Auction, Play, Persistence):
             declarer = st.declarer
             winners = [t.winner for t in st.tricks]
             won = winners.count(declarer) + winners.count(_PARTNER[declarer])
-            return Outcome(_PHASES[st.phase], self._contract_text(), st.doubled, _SEAT[declarer], won,
-                           self._scored(won))
-        return Outcome(_PHASES[st.phase], self._contract_text(), st.doubled, None, None, _score(self.result()))
+            return outcome_of(_PHASES[st.phase], self._contract_text(), st.doubled, _SEAT[declarer], won,
+                              self._scored(won))
+        return outcome_of(_PHASES[st.phase], self._contract_text(), st.doubled, None, None, _score(self.result()))
 
     def _scored(self, won: int) -> "Score":
         """The deal played out, scored from what the table has checked itself (the declarer, the contract as
@@ -455,7 +462,7 @@ class Table(Auction, Play, Persistence):
         """The ruling waits (``revoke``: the trick of the established revoke it is about); the answer says so
         (``legal``: the action stands and the ruling is due, as an established revoke's)."""
         self._st.pending = Pending(r.irregularity, offender, facts, incident, call, card, revoke=revoke, ruling=r)
-        return Answer(legal, r.irregularity, shown_facts(r), r, note=note)
+        return answer_of(legal, r.irregularity, shown_facts(r), r, note)
 
     def _due(self) -> Answer:
         """A ruling deferred until the declarer was known, now due (the call was legal; apply the ruling)."""
@@ -463,8 +470,8 @@ class Table(Auction, Play, Persistence):
         if p is None:  # pragma: no cover - due only while a ruling is pending
             raise TableStateError("pending", "no ruling deferred until the declarer was known")
         r = self._ruling_of(p)
-        return Answer(True, r.irregularity, p.facts, r, note="a ruling deferred until the declarer was known "
-                      "is now due: apply it before the play")
+        return answer_of(True, r.irregularity, p.facts, r, "a ruling deferred until the declarer was known "
+                         "is now due: apply it before the play")
 
     def _deal_facts(self) -> dict[str, Any]:
         """What the table knows of the deal that a revoke's ruling may turn on: the deal is still being played
