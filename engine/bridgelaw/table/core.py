@@ -47,7 +47,9 @@ __all__ = ["Table", "Answer", "Outcome", "PlayedTrick", "find_variant", "DETECTE
 
 _PHASES = {p.value: p for p in Phase}
 _CONTRACTS: dict[tuple[str, str], tuple[Code, "Contract"]] = {}  # (code, contract text) -> its Contract
-_VARIANT_OF: dict[str, tuple[Code, type["Table"]]] = {}  # code id -> (the code, the table class find_variant gives)
+_VARIANT_OF: dict[str, tuple[Code, type["Table"]]] = {}
+# (offender, choice) -> the revoke as the scorer reads it (immutable: made once; a code's choices are few)
+_SCORED_REVOKES: dict[tuple[str, str | None], _ScoredRevoke] = {}  # code id -> (the code, the table class find_variant gives)
 
 
 def find_variant(code: Code) -> type["Table"]:
@@ -230,10 +232,16 @@ class Table(Auction, Play, Persistence):
             revokes = []
             for r in st.revokes:
                 if r.established and r.penalized is not False:
-                    seat, choice = _SEAT.get(r.seat), r.choice or None  # type: ignore[call-overload]
-                    if seat is None or choice is not None and (type(choice) is not str or len(choice) > 40):
-                        return _score(self.result())  # (a state read from JSON: the sheet's checks name it)
-                    revokes.append(_ScoredRevoke(seat, choice))
+                    key = (r.seat, r.choice or None)
+                    got = _SCORED_REVOKES.get(key)
+                    if got is None:
+                        seat, choice = _SEAT.get(r.seat), key[1]  # type: ignore[call-overload]
+                        if seat is None or choice is not None and (type(choice) is not str or len(choice) > 40):
+                            return _score(self.result())  # (a state read from JSON: the sheet's checks name it)
+                        got = _ScoredRevoke(seat, choice)
+                        if len(_SCORED_REVOKES) < 256:
+                            _SCORED_REVOKES[key] = got
+                    revokes.append(got)
         if not st.scores or all(x.kind == "revoke" for x in st.scores):
             got = _score_dealt(self.code, st.declarer, self._contract_text(), won, st.deal,  # type: ignore[arg-type]
                                _original_one_spade(self.code, st), tuple(revokes))
