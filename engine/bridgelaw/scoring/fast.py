@@ -150,7 +150,7 @@ def score_dealt(plan: Plan, declarer: str, contract: str, tricks: int, deal: str
     established with the penalty chosen. Nothing is read from a sheet: the honours, the chicane and the note on a
     one spade are derived here as :func:`.sheet.read_sheet` derives them, and the deal is scored by the same core —
     a plain deal as :func:`score_plain` scores it, any other through :func:`.core.score_sheet` — so the score, its
-    reasons and its citations are those of the deal's score sheet (tests/test_scorefast.py, tests/test_table.py).
+    reasons and its citations are those of the deal's score sheet (tests/test_tablescore.py).
     A contract the code does not have is refused as the sheet's would be."""
     rules = plan.rules
     cp = plan.contracts.get(contract) or plan.contract(contract)

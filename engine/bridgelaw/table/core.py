@@ -47,9 +47,9 @@ __all__ = ["Table", "Answer", "Outcome", "PlayedTrick", "find_variant", "DETECTE
 
 _PHASES = {p.value: p for p in Phase}
 _CONTRACTS: dict[tuple[str, str], tuple[Code, "Contract"]] = {}  # (code, contract text) -> its Contract
-_VARIANT_OF: dict[str, tuple[Code, type["Table"]]] = {}
+_VARIANT_OF: dict[str, tuple[Code, type["Table"]]] = {}  # code id -> (the code, the table class find_variant gives)
 # (offender, choice) -> the revoke as the scorer reads it (immutable: made once; a code's choices are few)
-_SCORED_REVOKES: dict[tuple[str, str | None], _ScoredRevoke] = {}  # code id -> (the code, the table class find_variant gives)
+_SCORED_REVOKES: dict[tuple[str, str | None], _ScoredRevoke] = {}
 
 
 def find_variant(code: Code) -> type["Table"]:
@@ -232,15 +232,16 @@ class Table(Auction, Play, Persistence):
             revokes = []
             for r in st.revokes:
                 if r.established and r.penalized is not False:
-                    key = (r.seat, r.choice or None)
-                    got = _SCORED_REVOKES.get(key)
+                    named, choice = r.seat, r.choice or None
+                    got = _SCORED_REVOKES.get((named, choice)) if type(named) is str and (
+                        choice is None or type(choice) is str and len(choice) <= 40) else None
                     if got is None:
-                        seat, choice = _SEAT.get(r.seat), key[1]  # type: ignore[call-overload]
+                        seat = _SEAT.get(named) if type(named) is str else None
                         if seat is None or choice is not None and (type(choice) is not str or len(choice) > 40):
                             return _score(self.result())  # (a state read from JSON: the sheet's checks name it)
                         got = _ScoredRevoke(seat, choice)
                         if len(_SCORED_REVOKES) < 256:
-                            _SCORED_REVOKES[key] = got
+                            _SCORED_REVOKES[(named, choice)] = got
                     revokes.append(got)
         if not st.scores or all(x.kind == "revoke" for x in st.scores):
             got = _score_dealt(self.code, st.declarer, self._contract_text(), won, st.deal,  # type: ignore[arg-type]
