@@ -110,7 +110,7 @@ class Table(Auction, Play, Persistence):
     # call() makes the common call inline, standing for these methods: a variant that changes any of them
     # (straight bridge's declarations, three-hand's turn) has every call go through them
     _QUICK_CALL_PARTS: ClassVar[tuple[str, ...]] = ("_call", "_call_text", "_admit", "_refuse_seat", "_next_caller",
-                                                    "_last_bid", "_higher", "_record_call")
+                                                    "_last_bid", "_higher", "_record_call", "_in_turn_irregularity")
     _quick_calls: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kw: Any) -> None:
