@@ -149,7 +149,7 @@ def run_table(deals: list[tuple[str, list[Action]]]) -> list[tuple]:
                 t.apply(a[1], by=a[2])
         o = t.outcome()
         totals = o.score.totals()
-        out.append((o.contract, o.declarer.value, o.tricks,
+        out.append((o.contract, o.declarer, o.tricks,  # (a Seat is its text: compared with the referee's)
                     totals["NS"]["trick"], totals["NS"]["honour"], totals["EW"]["trick"], totals["EW"]["honour"]))
     return out
 
@@ -347,7 +347,7 @@ if __name__ == "__main__":
     mine, theirs = run_table(irregular), run_hand(irregular)
     assert mine == theirs, next((d, a, b) for d, a, b in zip(irregular, mine, theirs) if a != b)
     offs, ons, hands, tables = [], [], [], []
-    for _ in range(3 if QUICK else 7):  # interleaved
+    for _ in range(5 if QUICK else 7):  # interleaved (quick: five, so that a run slowed by the machine is outvoted)
         offs.append(run(deals, False))
         ons.append(run(deals, True))
         hands.append(best(run_hand, irregular, repeat=1))

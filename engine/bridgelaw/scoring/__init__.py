@@ -12,7 +12,8 @@ The package, one job a module:
 - :mod:`.plan` — a code's scoring plan: each contract's numbers, laws and reason templates resolved once;
 - :mod:`.core` — the one deal scorer, with the who-scores hook (:class:`.core.Partnerships`, :class:`.core.Players`);
 - :mod:`.fast` — the plain four-hand sheet read in one pass and scored by the core, each play's rows remembered by
-  its contract plan (anything else: the general path);
+  its contract plan (anything else: the general path); and the table's entry, :func:`score_dealt`, a deal played out
+  at a table scored from the facts the table checked itself (nothing re-read: the same core, the same score);
 - :mod:`.revokes` — revokes through the code's own revoke provisions (the referee);
 - :mod:`.rubber` — the one rubber scorer (a plain deal kept as its rows, its Score made when the deals are read),
   and the three-hand settlement;
@@ -26,20 +27,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InputError
-from ..loader import load_code
+from ..loader import Code, load_code
 from ..values import Seat
-from .core import cap_entries, score_core, variant_of
+from .core import score_sheet
 from .deal import honours_of, parse_deal, read_hands
+from .fast import score_dealt as _score_dealt
 from .fast import score_plain
-from .model import Contract, Row, Score, ScoreEntry, new_score
+from .model import Contract, Score, ScoreEntry, new_score
 from .plan import Plan, plan_of
 from .rubber import score_rubber, settle
 from .rules import Rules, can_double, rules_of, trick_value
-from .sheet import NO_PLAY_KEYS, check_keys, read_penalties, read_sheet
+from .sheet import NO_PLAY_KEYS, Revoke, check_keys, read_penalties, read_sheet
 from .sheet import parse_contract as _parse_contract
 
 __all__ = ["ScoreEntry", "Score", "Contract", "score", "settle", "parse_contract", "parse_deal", "honours_of",
-           "trick_value", "can_double", "rules_of", "read_hands"]
+           "trick_value", "can_double", "rules_of", "read_hands", "score_dealt", "Revoke"]
 
 
 def parse_contract(code: Any, text: Any, field_name: str = "contract") -> Contract:
@@ -67,6 +69,21 @@ def score(result: Mapping[str, Any], hands: Mapping[str, Any] | None = None) -> 
             elif hands is None and plan.rules.rubbers:  # a rubber, as score_general would send it on
                 return score_rubber(plan.rules, result, fast=True)
     return score_general(result, hands, fast_deals=True)
+
+
+def score_dealt(code: Code, declarer: str, contract: str, tricks: int, deal: str | None, original: bool,
+                revokes: tuple[Revoke, ...] = ()) -> Score | None:
+    """Score a four-hand deal played out at a table from the facts the table has itself checked (see
+    :func:`.fast.score_dealt`: the same core, the same score as the deal's score sheet), or ``None`` where ``code``
+    is not the code :func:`score` would read for its id (the caller then scores the sheet)."""
+    plan = _PLANS.get(code.id)
+    if plan is None or plan.code is not code:
+        if load_code(code.id) is not code:
+            return None
+        plan = _PLANS[code.id] = plan_of(rules_of(code))
+    if not plan.four_hand:
+        return None
+    return _score_dealt(plan, declarer, contract, tricks, deal, original, revokes)
 
 
 def score_general(result: Mapping[str, Any], hands: Mapping[str, Any] | None = None, fast_deals: bool = False
@@ -101,14 +118,7 @@ def score_one(rules: Rules, result: Mapping[str, Any], where: str = "",
         if hands is not None:
             raise InputError("hands", "a deal ended without play scores no honours: give no hands")
         return _without_play(rules, result, where)
-    who = variant_of(rules)
-    sheet = read_sheet(rules, result, where, hands)
-    rows, notes, capped = score_core(rules, sheet, who, where)
-    out: tuple[Row, ...] | list[Row] = rows
-    if capped and rules.revoking_cap is not None:
-        notes = list(notes)
-        out = cap_entries(rows, capped, dict(capped_below or {}), *rules.revoking_cap, notes=notes)
-    return new_score(rules.id, tuple(out), tuple(notes), capped, who.kept(sheet) if who.three else ())  # type: ignore[arg-type]
+    return score_sheet(rules, read_sheet(rules, result, where, hands), where, capped_below)
 
 
 def _without_play(rules: Rules, result: Mapping[str, Any], where: str) -> Score:

@@ -15,13 +15,14 @@ from typing import Any
 
 from ..values import Seat, Side, Strain
 from .deal import COUNT_KEYS as _COUNT_KEYS
-from .model import Row
+from .model import Row, Score, new_score
 from .plan import ContractPlan, plan_of
 from .revokes import revoke_effects
 from .rules import Rules
 from .sheet import Sheet
 
-__all__ = ["Partnerships", "Players", "PARTNERSHIPS", "score_core", "play", "premium", "cap_entries", "variant_of"]
+__all__ = ["Partnerships", "Players", "PARTNERSHIPS", "score_core", "score_sheet", "play", "premium", "cap_entries",
+           "variant_of"]
 
 Who = Side | Seat
 _REVOKES: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # Partnerships.revokes, remembered
@@ -302,6 +303,21 @@ def score_core(rules: Rules, sheet: Sheet, who: Partnerships, where: str = ""
         barred = {side._value_ for side in revokers}
         out = [e for e in out if not (e[5] == "slam" and e[0] in barred)]
     return out, notes, revokers if rules.revoking_cap is not None else ()
+
+
+def score_sheet(rules: Rules, sheet: Sheet, where: str = "", capped_below: Mapping[Any, int] | None = None) -> Score:
+    """One deal played, scored from its checked :class:`.sheet.Sheet` (read from a score sheet by
+    :func:`.sheet.read_sheet`, or made by :func:`.fast.score_dealt` from the facts a table checked itself): the
+    deal core's rows, held where the code caps a revoking side's score toward game (``capped_below``: each side's
+    score toward game so far, by the text of the side), and its notes."""
+    who = _VARIANTS[rules.three]
+    rows, notes, capped = score_core(rules, sheet, who, where)
+    out: tuple[Row, ...] | list[Row] = rows
+    if capped and rules.revoking_cap is not None:
+        notes = list(notes)
+        out = cap_entries(rows, capped, dict(capped_below or {}), *rules.revoking_cap, notes=notes)
+    kept = who.kept(sheet) if who.three else ()
+    return new_score(rules.id, tuple(out), tuple(notes), capped, kept)  # type: ignore[arg-type]
 
 
 def play(rules: Rules, cp: ContractPlan, who: Partnerships, declaring: tuple[str, ...], defending: tuple[str, ...],

@@ -9,7 +9,6 @@ counted with string operations. :func:`parse_deal` gives the same deal as :class
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ..errors import InputError
 from ..values import Card, Seat, Side, Strain
@@ -194,15 +193,16 @@ def honours_of(deal: Mapping[Seat, object], strain: Strain) -> tuple[Side, str] 
     """Which side holds honours and how (the key of the code's honours table), or None. ``deal`` is a deal as
     :func:`read_hands` or :func:`parse_deal` gives it."""
     pairs: tuple[tuple[Side, int, int], ...]  # each side, and the honours each of its hands holds
-    first = next(iter(deal.values()))
-    if type(first) is tuple and len(first) == 4 and type(first[0]) is str:  # as read_hands gives it: count here
-        n, e, s, w = deal[_N], deal[_E], deal[_S], deal[_W]
+    first_seat, first = next(iter(deal.items()))
+    if type(first) is tuple and len(first) == 4 and type(first[0]) is str and type(first_seat) is Seat:
+        # as read_hands gives it: counted here, in one pass over the hands (each count by the text of its seat)
         if strain is Strain.NT:
-            pairs = ((Side.NS, _aces(n), _aces(s)), (Side.EW, _aces(e), _aces(w)))
+            c = {seat._value_: ("A" in h[0]) + ("A" in h[1]) + ("A" in h[2]) + ("A" in h[3])  # type: ignore[index]
+                 for seat, h in deal.items()}
         else:
             j = _TRUMP_SUIT[strain._value_]
-            pairs = ((Side.NS, len(n[j].translate(_NOT_HONOURS)), len(s[j].translate(_NOT_HONOURS))),  # type: ignore[index]
-                     (Side.EW, len(e[j].translate(_NOT_HONOURS)), len(w[j].translate(_NOT_HONOURS))))  # type: ignore[index]
+            c = {seat._value_: len(h[j].translate(_NOT_HONOURS)) for seat, h in deal.items()}  # type: ignore[index]
+        pairs = ((Side.NS, c["N"], c["S"]), (Side.EW, c["E"], c["W"]))
     else:
         counts = _counts_any(deal, strain)
         pairs = tuple((side, counts[x], counts[y]) for side, x, y in _SIDES)
@@ -242,13 +242,6 @@ def held_of(pairs: tuple[tuple[Side, int, int], ...], strain: Strain) -> tuple[S
 
 # honours.by_player.trump (three-hand), keyed by how many honours one player holds
 COUNT_KEYS = ("", "one", "two", "three", "four", "five")
-
-
-def _aces(suits: Any) -> int:
-    return ("A" in suits[0]) + ("A" in suits[1]) + ("A" in suits[2]) + ("A" in suits[3])  # type: ignore[no-any-return]
-
-
-_N, _E, _S, _W = Seat.N, Seat.E, Seat.S, Seat.W
 
 
 def _counts_any(deal: Mapping[Seat, object], strain: Strain) -> dict[Seat, int]:

@@ -20,14 +20,14 @@ from typing import Any
 
 from ..errors import InputError
 from ..values import Seat, Side
-from .core import PARTNERSHIPS, play, premium, score_core
+from .core import PARTNERSHIPS, play, premium, score_core, score_sheet
 from .deal import honours_of, read_card_hands, read_hands, voids
 from .model import Row, Score
 from .plan import ContractPlan, Plan
 from .sheet import _MAX_TEXT as _MAX_NOTE  # the edge's bound on a note
 from .sheet import FEWEST, MAX_LIST, Revoke, Sheet, none_possible, original_one_spade
 
-__all__ = ["PLAIN_KEYS", "score_plain", "plain_rows"]
+__all__ = ["PLAIN_KEYS", "score_plain", "plain_rows", "score_dealt"]
 
 # the keys score_plain reads, and takes no sheet with any other (its count of the keys given says so)
 PLAIN_KEYS = frozenset(("code", "declarer", "contract", "tricks", "honours", "dealer", "original_one_spade", "note",
@@ -131,23 +131,87 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
         unstated = cp.unstated
     elif h != "none" or not none_possible(plan.rules, cp.contract.strain):
         return None  # 'none' where the code's table always scores a side's honours: the general path refuses it
-    seat, declaring, defending = seated
     original, spade_note = False, ""
     if flag is not None or cp.level == 1:
         try:
-            original, spade_note = original_one_spade(plan.rules, result, cp.contract, seat, dealer_seat, "")
+            original, spade_note = original_one_spade(plan.rules, result, cp.contract, seated[0], dealer_seat, "")
         except InputError:
             return None
     if revoked:  # the deal core scores the revokes (through the code's provisions) and the rest
         if held is not None and (held[0]._value_, held[1]) not in cp.honours:
             held = None  # a holding this code does not score
-        sheet = Sheet(seat, dealer_seat, cp.contract, t, held, None, (), revoked, (), original, None, spade_note,
+        sheet = Sheet(seated[0], dealer_seat, cp.contract, t, held, None, (), revoked, (), original, None, spade_note,
                       unstated)
         try:
             rows, notes, _ = score_core(plan.rules, sheet, PARTNERSHIPS, "")
         except InputError:
             return None
         return tuple(rows), tuple(notes)
+    return _plain(plan, cp, seated, t, row, original, spade_note, unstated)
+
+
+def score_dealt(plan: Plan, declarer: str, contract: str, tricks: int, deal: str | None, original: bool,
+                revokes: tuple[Revoke, ...] = ()) -> Score | None:
+    """The table's entry: a four-hand deal played out at a table, from the facts the table has itself checked — the
+    declarer's seat (``N`` ... ``W``), the contract as doubled in the code's spelling (``4SX``; straight bridge
+    ``H x2``), the tricks his side won, the deal it dealt (a PBN string of the 52 cards; None: none was given, and
+    honours are not scored), whether the contract is the dealer's original one spade, and the revokes
+    established with the penalty chosen. Nothing is read from a sheet: the honours, the chicane and the note on a
+    one spade are derived here as :func:`.sheet.read_sheet` derives them, and the deal is scored by the same core —
+    a plain deal as :func:`score_plain` scores it, any other through :func:`.core.score_sheet` — so the score, its
+    reasons and its citations are those of the deal's score sheet (tests/test_tablescore.py).
+    A contract the code does not have is refused as the sheet's would be; None where the tricks are fewer than
+    the honours dealt win in play (the sheet's path scores them, with its note)."""
+    rules = plan.rules
+    cp = plan.contracts.get(contract) or plan.contract(contract)
+    seated = _DECLARING[declarer]
+    row: Row | tuple[()] = ()
+    held = None
+    chicane: tuple[Seat, ...] = ()
+    unstated = cp.unstated if deal is None else ""  # no deal: no honours scored, and said as a sheet's edge says it
+    if deal is not None:
+        dealt = read_hands(deal)
+        strain = cp.contract.strain
+        held = honours_of(dealt, strain)
+        if held is not None:
+            least = FEWEST.get(held[1])
+            if least and not cp.nt and (tricks if held[0]._value_ == seated[1][0] else 13 - tricks) < least:
+                return None  # fewer tricks than the honours dealt win in play (a concession): the sheet's path notes it
+            got = cp.honours.get((held[0]._value_, held[1]))
+            if got is None:
+                held = None  # a holding this code does not score
+            else:
+                row = got
+        if rules.chicane is not None:
+            chicane = voids(dealt, strain)
+    spade_note = ""
+    if original or cp.level == 1:
+        original, spade_note = original_one_spade(rules, _STATED if original else _UNSTATED, cp.contract, seated[0],
+                                                  None, "")
+    if revokes or chicane:
+        sheet = Sheet(seated[0], None, cp.contract, tricks, held, None, chicane, revokes, (), original, None,
+                      spade_note, unstated)
+        return score_sheet(rules, sheet)
+    rows, notes = _plain(plan, cp, seated, tricks, row, original, spade_note, unstated)
+    s = _new(Score)  # as model.new_score makes it
+    s._code = plan.id
+    s._rows = rows
+    s._entries = None
+    s._more = {"notes": notes} if notes else None
+    return s
+
+
+_STATED = {"original_one_spade": True}  # what a sheet says of a one spade the dealer declared first and plays
+_UNSTATED: dict[str, Any] = {}
+
+
+def _plain(plan: Plan, cp: ContractPlan, seated: tuple[Seat, tuple[str, ...], tuple[str, ...]], t: int,
+           row: Row | tuple[()], original: bool, spade_note: str,
+           unstated: str) -> tuple[tuple[Row, ...], tuple[str, ...]]:
+    """A plain deal's rows and notes (no revokes, penalties or chicane), its play remembered by its contract plan:
+    the play's rows, the honours row (``row``, or ``()``), the premium's rows; ``unstated``, the note on honours
+    neither given nor dealt (or ``""``), follows the play's notes."""
+    _, declaring, defending = seated
     key = (declaring[0], t, original, spade_note)
     hit = cp.played.get(key) or _played(plan, cp, key, declaring, defending)
     return ((hit[0] + (row, *hit[1]) if row else hit[0] + hit[1] if hit[1] else hit[0]),  # type: ignore[operator]

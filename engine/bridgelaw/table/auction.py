@@ -34,14 +34,17 @@ class Auction(TableParts):
             raise OutOfTurnError("call", f"the auction is over (phase {st.phase})")
         if self._quick_calls and type(seat) is str and type(call) is str and st.detect:
             # the common case, inline (as _call and _admit make it): the seat in turn passes after the first call,
-            # or, no player barred, bids sufficiently in a strain of the code; anything else takes the path below
+            # or, no player barred, bids in a strain of the code (sufficiently, or insufficiently: ruled); anything
+            # else takes the path below
             calls = st.calls
             if seat == (_LHO[calls[-1].seat] if calls else st.dealer) and (
                     call == "P" and calls or not st.bars and call in _CALL_TEXTS and call[0].isdigit()
-                    and call[1:] in self.rules.trick_values
-                    and ((last := self._last_bid()) is None or self._higher(call, last))):
-                self._record_call(seat, call)
-                ans = self._due() if st.pending is not None else _LEGAL
+                    and call[1:] in self.rules.trick_values):
+                if call == "P" or (last := self._last_bid()) is None or self._higher(call, last):
+                    self._record_call(seat, call)
+                    ans = self._due() if st.pending is not None else _LEGAL
+                else:  # an insufficient bid in turn, nobody barred: ruled as _admit rules it
+                    ans = self._in_turn_irregularity("insufficient_bid", seat, call)
                 st.history.append(("call", seat, call) if ans is _LEGAL else
                                   self._entry("call", seat, {"call": call}, ans))
                 return ans

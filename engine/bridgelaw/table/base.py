@@ -63,6 +63,36 @@ class Outcome:
     score: "Score"
 
 
+def answer_of(legal: bool, kind: str | None, facts: Mapping[str, Any], ruling: "Ruling | None", note: str = ""
+              ) -> Answer:
+    """``Answer(legal, kind, facts, ruling, note)``, made without the frozen dataclass's ``__init__`` (one
+    ``object.__setattr__`` call a field, the dearest part of an answer): its fields are written once into the new
+    object's own dictionary, which ``frozen`` leaves writable. The same object (tests/test_tablescore.py)."""
+    a = _new(Answer)
+    d = a.__dict__
+    d["legal"] = legal
+    d["kind"] = kind
+    d["facts"] = facts
+    d["ruling"] = ruling
+    d["note"] = note
+    return a
+
+
+def outcome_of(phase: Phase, contract: str | None, doubled: int, declarer: Seat | None, tricks: int | None,
+               score: "Score") -> Outcome:
+    """``Outcome(...)`` made as :func:`answer_of` makes an answer: the same object, without its frozen ``__init__``."""
+    o = _new(Outcome)
+    d = o.__dict__
+    d["phase"] = phase
+    d["contract"] = contract
+    d["doubled"] = doubled
+    d["declarer"] = declarer
+    d["tricks"] = tricks
+    d["score"] = score
+    return o
+
+
+_new = object.__new__
 _LEGAL = Answer(True)
 _CARD_TEXTS = frozenset(s + r for s in "SHDC" for r in "23456789TJQKA")
 _CALL_TEXTS = frozenset(["P", "X", "XX"] + [f"{lv}{s}" for lv in range(1, 8) for s in ("C", "D", "H", "S", "R", "NT")])

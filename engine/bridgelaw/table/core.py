@@ -15,19 +15,21 @@ import json
 import warnings
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Sequence
 
-from ..dealresult import four_handed_result
+from ..dealresult import _original_one_spade, four_handed_result
 from ..errors import (
     IllegalActionError, InputError, MalformedActionError, OutOfTurnError, RulingPendingError, TableStateError,
 )
 from ..loader import EFFECT_FIELDS, Code, load_code
+from ..scoring import Revoke as _ScoredRevoke
 from ..scoring import score as _score
+from ..scoring import score_dealt as _score_dealt
 from ..scoring.deal import remember
 from ..values import Card, EffectKind, Option, Ruling, Seat
 from . import remedies
 from .auction import Auction
 from .base import (
     _CALL_TEXTS, _CARD_TEXTS, _DEAL_ORDER, _LHO, _PARTNER, _SEAT, _SIDE, _VARIANTS, DETECTED, Answer, Outcome,
-    PlayedTrick, _plain_facts, _rotation,
+    PlayedTrick, _plain_facts, _rotation, answer_of, outcome_of,
 )
 from .model import Rules, rules_of
 from .persist import Persistence
@@ -47,6 +49,8 @@ _PHASES = {p.value: p for p in Phase}
 _BAR_CALLS = frozenset(getattr(EFFECT_FIELDS[EffectKind.BAR]["calls"][0], "choices"))  # the bar effect's `calls`
 _CONTRACTS: dict[tuple[str, str], tuple[Code, "Contract"]] = {}  # (code, contract text) -> its Contract
 _VARIANT_OF: dict[str, tuple[Code, type["Table"]]] = {}  # code id -> (the code, the table class find_variant gives)
+# (offender, choice) -> the revoke as the scorer reads it (immutable: made once; a code's choices are few)
+_SCORED_REVOKES: dict[tuple[str, str | None], _ScoredRevoke] = {}
 
 
 def find_variant(code: Code) -> type["Table"]:
@@ -57,6 +61,10 @@ def find_variant(code: Code) -> type["Table"]:
             return cls
     raise InputError("code", f"{code.id} is a {code.players}-handed {code.game} code, and no table plays one "
                      "(tables: " + ", ".join(f"{c.variant} ({c.players}-handed {c.game})" for c in _VARIANTS) + ")")
+
+
+# each suit's cards by rank, the card's text kept once (spades, hearts, diamonds, clubs: a PBN hand's order)
+_CARD_OF = tuple({r: s + r for r in "23456789TJQKA"} for s in "SHDC")
 
 
 def _hands_of(deal: str) -> dict[str, list[str]]:
@@ -70,7 +78,10 @@ def _hands_of(deal: str) -> dict[str, list[str]]:
         dealt: dict[Seat, tuple[str, str, str, str]] = {}
         for seat, hand in zip(order, parts):
             suits = hand.split(".")
-            cards = [s + r for s, ranks in zip("SHDC", suits) for r in ranks]
+            try:  # each card the one text of it (_CARD_OF): no new string a card
+                cards = [held[r] for held, ranks in zip(_CARD_OF, suits) for r in ranks]
+            except KeyError:
+                break  # not a rank as written
             if len(cards) != 13 or len(suits) != 4:
                 break
             hands[seat] = cards
@@ -100,7 +111,7 @@ class Table(Auction, Play, Persistence):
     # call() makes the common call inline, standing for these methods: a variant that changes any of them
     # (straight bridge's declarations, three-hand's turn) has every call go through them
     _QUICK_CALL_PARTS: ClassVar[tuple[str, ...]] = ("_call", "_call_text", "_admit", "_refuse_seat", "_next_caller",
-                                                    "_last_bid", "_higher", "_record_call")
+                                                    "_last_bid", "_higher", "_record_call", "_in_turn_irregularity")
     _quick_calls: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kw: Any) -> None:
@@ -203,10 +214,42 @@ class Table(Auction, Play, Persistence):
         st = self._st
         if st.phase not in OVER:
             return None
-        res = self.result()  # (played out: the tricks the declarer's side won among what it says)
-        played = st.phase == "done" and st.declarer
-        return Outcome(_PHASES[st.phase], self._contract_text(), st.doubled, _SEAT[st.declarer] if played else None,
-                       res["tricks"] if played else None, _score(res))
+        if st.phase == "done" and st.declarer:
+            declarer = st.declarer
+            winners = [t.winner for t in st.tricks]
+            won = winners.count(declarer) + winners.count(_PARTNER[declarer])
+            return outcome_of(_PHASES[st.phase], self._contract_text(), st.doubled, _SEAT[declarer], won,
+                              self._scored(won))
+        return outcome_of(_PHASES[st.phase], self._contract_text(), st.doubled, None, None, _score(self.result()))
+
+    def _scored(self, won: int) -> "Score":
+        """The deal played out, scored from what the table has checked itself (the declarer, the contract as
+        doubled, the tricks his side won, the deal it dealt, the dealer's original one spade, the revokes
+        established with their penalty: :func:`bridgelaw.scoring.score_dealt`) — the score of :meth:`result`'s
+        sheet, which is scored instead where the deal carries penalty points (its sheet's checks read them)."""
+        st = self._st
+        revokes: list[_ScoredRevoke] | tuple[()] = ()
+        if st.revokes:
+            revokes = []
+            for r in st.revokes:
+                if r.established and r.penalized is not False:
+                    named, choice = r.seat, r.choice or None
+                    got = _SCORED_REVOKES.get((named, choice)) if type(named) is str and (
+                        choice is None or type(choice) is str and len(choice) <= 40) else None
+                    if got is None:
+                        seat = _SEAT.get(named) if type(named) is str else None
+                        if seat is None or choice is not None and (type(choice) is not str or len(choice) > 40):
+                            return _score(self.result())  # (a state read from JSON: the sheet's checks name it)
+                        got = _ScoredRevoke(seat, choice)
+                        if len(_SCORED_REVOKES) < 256:
+                            _SCORED_REVOKES[(named, choice)] = got
+                    revokes.append(got)
+        if not st.scores or all(x.kind == "revoke" for x in st.scores):
+            got = _score_dealt(self.code, st.declarer, self._contract_text(), won, st.deal,  # type: ignore[arg-type]
+                               _original_one_spade(self.code, st), tuple(revokes))
+            if got is not None:
+                return got
+        return _score(self.result())
 
     @property
     def contract(self) -> "Contract | None":
@@ -435,7 +478,7 @@ class Table(Auction, Play, Persistence):
         """The ruling waits (``revoke``: the trick of the established revoke it is about); the answer says so
         (``legal``: the action stands and the ruling is due, as an established revoke's)."""
         self._st.pending = Pending(r.irregularity, offender, facts, incident, call, card, revoke=revoke, ruling=r)
-        return Answer(legal, r.irregularity, shown_facts(r), r, note=note)
+        return answer_of(legal, r.irregularity, shown_facts(r), r, note)
 
     def _due(self) -> Answer:
         """A ruling deferred until the declarer was known, now due (the call was legal; apply the ruling)."""
@@ -443,8 +486,8 @@ class Table(Auction, Play, Persistence):
         if p is None:  # pragma: no cover - due only while a ruling is pending
             raise TableStateError("pending", "no ruling deferred until the declarer was known")
         r = self._ruling_of(p)
-        return Answer(True, r.irregularity, p.facts, r, note="a ruling deferred until the declarer was known "
-                      "is now due: apply it before the play")
+        return answer_of(True, r.irregularity, p.facts, r, "a ruling deferred until the declarer was known "
+                         "is now due: apply it before the play")
 
     def _deal_facts(self) -> dict[str, Any]:
         """What the table knows of the deal that a revoke's ruling may turn on: the deal is still being played

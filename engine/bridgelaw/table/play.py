@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..errors import IllegalActionError, MalformedActionError, OutOfTurnError
 from ..obligations import broken, obliged, trick_winner
 from ..values import Card, EffectKind, Ruling, Seat
-from .base import TableParts, _CARD_TEXTS, _CLAIM_FACTS, _LEGAL, _LHO, _PARTNER, _SIDE, Answer, _kind_facts
+from .base import (
+    TableParts, _CARD_TEXTS, _CLAIM_FACTS, _LEGAL, _LHO, _PARTNER, _SIDE, Answer, _kind_facts, answer_of,
+)
 from .rulings import rule_cached
 from .state import HistoryEntry, Obligation, Revoke, Trick
 
@@ -188,7 +190,8 @@ class Play(TableParts):
                                   {"corrected": False,
                                    "obligation": broken(st.obligations, sv, ct, hands[sv], cur, self._trump())},
                                   card=(sv, ct))
-                return Answer(False, ans.kind, ans.facts, ans.ruling, note=f"{sv} {why}: {' or '.join(allowed)}, not {ct}")
+                return answer_of(False, ans.kind, ans.facts, ans.ruling,
+                                 f"{sv} {why}: {' or '.join(allowed)}, not {ct}")
         if cur and hands is not None:
             self._note_revoke(sv, ct, cur, hands[sv])
         self._lay(sv, ct)

@@ -12,13 +12,16 @@ player.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalActionError, InputError, MalformedActionError, TableStateError
 from ..facts import other_players, three_hand_players
 from ..values import Call
 from .base import _PARTNER
 from .core import Table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..scoring import Score
 
 __all__ = ["ThreeHandTable"]
 
@@ -165,6 +168,12 @@ class ThreeHandTable(Table):
         from ..dealresult import three_hand_result
 
         return three_hand_result(self.code, self._st, self._contract_text(), tricks)
+
+    def _scored(self, won: int) -> "Score":
+        """Three-hand scores player by player: the deal's sheet (:meth:`result`)."""
+        from ..scoring import score
+
+        return score(self.result())
 
     def check(self) -> None:
         super().check()
