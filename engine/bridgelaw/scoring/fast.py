@@ -25,7 +25,7 @@ from .deal import honours_of, read_card_hands, read_hands, voids
 from .model import Row, Score
 from .plan import ContractPlan, Plan
 from .sheet import _MAX_TEXT as _MAX_NOTE  # the edge's bound on a note
-from .sheet import FEWEST, MAX_LIST, Revoke, Sheet, none_possible, original_one_spade
+from .sheet import FEWEST, MAX_LIST, Revoke, Sheet, none_possible, original_one_spade, tricks_against_holding
 
 __all__ = ["PLAIN_KEYS", "score_plain", "plain_rows", "score_dealt"]
 
@@ -113,7 +113,7 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
         if held is not None:
             least = FEWEST.get(held[1])
             if least and not cp.nt and (t if held[0]._value_ == seated[1][0] else 13 - t) < least:
-                return None  # tricks the honours dealt cannot leave in play: the general path scores them, with its note
+                return None  # tricks the honours dealt cannot leave in play: the general path scores them, noted
             row = cp.honours.get((held[0]._value_, held[1]), ())  # a holding the code does not score: none
     elif type(h) is dict:
         side, held_key = h.get("side"), h.get("held")
@@ -151,7 +151,7 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
 
 
 def score_dealt(plan: Plan, declarer: str, contract: str, tricks: int, deal: str | None, original: bool,
-                revokes: tuple[Revoke, ...] = ()) -> Score | None:
+                revokes: tuple[Revoke, ...] = ()) -> Score:
     """The table's entry: a four-hand deal played out at a table, from the facts the table has itself checked — the
     declarer's seat (``N`` ... ``W``), the contract as doubled in the code's spelling (``4SX``; straight bridge
     ``H x2``), the tricks his side won, the deal it dealt (a PBN string of the 52 cards; None: none was given, and
@@ -160,8 +160,7 @@ def score_dealt(plan: Plan, declarer: str, contract: str, tricks: int, deal: str
     one spade are derived here as :func:`.sheet.read_sheet` derives them, and the deal is scored by the same core —
     a plain deal as :func:`score_plain` scores it, any other through :func:`.core.score_sheet` — so the score, its
     reasons and its citations are those of the deal's score sheet (tests/test_tablescore.py).
-    A contract the code does not have is refused as the sheet's would be; None where the tricks are fewer than
-    the honours dealt win in play (the sheet's path scores them, with its note)."""
+    A contract the code does not have is refused as the sheet's would be."""
     rules = plan.rules
     cp = plan.contracts.get(contract) or plan.contract(contract)
     seated = _DECLARING[declarer]
@@ -169,14 +168,14 @@ def score_dealt(plan: Plan, declarer: str, contract: str, tricks: int, deal: str
     held = None
     chicane: tuple[Seat, ...] = ()
     unstated = cp.unstated if deal is None else ""  # no deal: no honours scored, and said as a sheet's edge says it
+    tricks_note = ""  # fewer tricks than the honours dealt win in play (a concession in error): said
     if deal is not None:
         dealt = read_hands(deal)
         strain = cp.contract.strain
         held = honours_of(dealt, strain)
         if held is not None:
-            least = FEWEST.get(held[1])
-            if least and not cp.nt and (tricks if held[0]._value_ == seated[1][0] else 13 - tricks) < least:
-                return None  # fewer tricks than the honours dealt win in play (a concession): the sheet's path notes it
+            if not cp.nt:  # (the holding as dealt, scored by the code or not, as the sheet reader checks it)
+                tricks_note = tricks_against_holding(held[0]._value_, held[1], seated[1][0], tricks)
             got = cp.honours.get((held[0]._value_, held[1]))
             if got is None:
                 held = None  # a holding this code does not score
@@ -188,9 +187,9 @@ def score_dealt(plan: Plan, declarer: str, contract: str, tricks: int, deal: str
     if original or cp.level == 1:
         original, spade_note = original_one_spade(rules, _STATED if original else _UNSTATED, cp.contract, seated[0],
                                                   None, "")
-    if revokes or chicane:
+    if revokes or chicane or tricks_note:
         sheet = Sheet(seated[0], None, cp.contract, tricks, held, None, chicane, revokes, (), original, None,
-                      spade_note, unstated)
+                      spade_note, unstated, tricks_note)
         return score_sheet(rules, sheet)
     rows, notes = _plain(plan, cp, seated, tricks, row, original, spade_note, unstated)
     s = _new(Score)  # as model.new_score makes it
