@@ -83,6 +83,10 @@ def test_conformance(case):
         assert len(g.warnings) == len(exp["warnings"]), g.warnings
         for w, want in zip(g.warnings, exp["warnings"]):
             assert want in w, (w, want)
+    for i, want in enumerate(exp.get("game_warnings", [])):  # each game's, as "warnings" is the first game's
+        assert len(got[i].warnings) == len(want), (i, got[i].warnings)
+        for w, phrase in zip(got[i].warnings, want):
+            assert phrase in w, (i, w, phrase)
     # reading what is written gives the same games
     again = [x for x in iter_games(write_games(got)) if isinstance(x, Refusal) or x.tags]
     assert again == got
