@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 __all__ = ["Syntax", "TAG_SYNTAX", "MANDATORY", "TABLES", "COLUMN_SYNTAX", "value_warnings", "version_warning",
-           "table_warnings", "LINE_MAX", "line_warning", "EMBEDDING"]
+           "table_warnings", "SCORE_TAGS", "LINE_MAX", "line_warning", "EMBEDDING"]
 
 #: The Mandatory Tag Set (§3.4): "?" is a value not known, "" one inappropriate.
 MANDATORY = frozenset(("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable",
@@ -23,6 +23,9 @@ _EOL = 2              # §2.3: the export format's end of line, CR LF
 VERSION = (2, 1)      # the version of the standard this reader is written from (shared/standards/pbn-2.1.txt)
 TRICKS = 13           # §3.4.15: <result> = 0 .. 13
 PERCENT = 100         # §4.2.4: a decimal value between 0 and 100
+#: The tags of §4.2 that give a deal's score in points (ScoreIMP, ScoreMP and ScorePercentage compare it with
+#: other tables'; OptimumScore is the double-dummy par): under a [Scoring] method, all of them the contract game's.
+SCORE_TAGS = ("Score", "ScoreRubber")
 #: §6.2: the delimiters of PBN text embedded in another document; they do not occur in a PBN file itself.
 EMBEDDING = frozenset(("<PBN>", "</PBN>"))
 
