@@ -39,8 +39,11 @@ class Syntax:
     expected: str
     pattern: re.Pattern[str]
     check: Callable[[str], str | None] | None = None
+    usual: re.Pattern[str] | None = None  # the usual spelling, matched first for speed (it implies the pattern)
 
     def judge(self, value: str) -> str | None:
+        if self.usual is not None and self.usual.fullmatch(value):
+            return None
         if not self.pattern.fullmatch(value):
             return f"expected {self.expected} (§{self.clause})"
         return self.check(value) if self.check else None
@@ -94,7 +97,7 @@ def _syntax(clause: str, expected: str, pattern: str, flags: int = 0,
 #: ended", §3.4.12 —, DealId, Annotator, Mode, Termination, Application, …) is not here: it is read as written.
 #: ``re.I`` where §3.11 lets the import format write lower case.
 TAG_SYNTAX: dict[str, Syntax] = {
-    "Date": _DATE,
+    "Date": _DATE,  # (Deal's usual spelling is set below)
     "Board": _syntax("3.4.4", "a positive integer", r"\s*[1-9][0-9]*\s*"),
     "Dealer": _syntax("3.4.9", _DIRECTION, r"\s*[WNES]\s*", re.I),
     "Vulnerable": _syntax("3.4.10", "None, Love, -, NS, EW, All or Both", r"\s*(?:None|Love|-|NS|EW|All|Both)\s*",
@@ -142,45 +145,71 @@ TAG_SYNTAX: dict[str, Syntax] = {
     "TimeCard": _syntax("4.6.3", "a number of seconds", r"\d+"),
 }
 
+_PLAIN_HAND = r"(?:[AKQJT2-9]*\.[AKQJT2-9]*\.[AKQJT2-9]*\.[AKQJT2-9]*|-)"
+TAG_SYNTAX["Deal"] = Syntax(TAG_SYNTAX["Deal"].clause, TAG_SYNTAX["Deal"].expected, TAG_SYNTAX["Deal"].pattern,
+                            usual=re.compile(rf"[WNES]:{_PLAIN_HAND} {_PLAIN_HAND} {_PLAIN_HAND} {_PLAIN_HAND}"))
+
 # §2.2: no ASCII control character but the tabs (and the line's own); 127 to 159 are not PBN data. §2.3 (and
 # §3.2): no tab inside string data.
 _NOT_DATA = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
+_RELATED = frozenset(("Auction", "Play", "Dealer", "Deal", "Declarer", "Contract", "Result"))
+_GOOD: set[tuple[str, str]] = set()  # (name, value) pairs read clean: most values recur (Dealer "N", Vulnerable …)
+_GOOD_MOST = 1 << 14
 
 
 def value_warnings(tags: Iterable, path: str) -> list[str]:
     """What a game's tags break of the value syntax (§2.2, §2.3, §3.1, §3.4, §3.10, §4), in tag order."""
     out: list[str] = []
     first: dict[str, object] = {}
+    good = _GOOD
     for t in tags:
-        v = t.value
-        first.setdefault(t.name, t)
+        name, v = t.name, t.value
+        if name in _RELATED and name not in first:
+            first[name] = t
+        key = (name, v)
+        if key in good:
+            continue
+        clean = True
         if not v.isprintable():
             bad = _NOT_DATA.search(v)
             if bad:
-                out.append(f"{path}:{t.line}:{t.col}: [{t.name}]: a control character (code {ord(bad.group())}) "
+                out.append(f"{path}:{t.line}:{t.col}: [{name}]: a control character (code {ord(bad.group())}) "
                            "is not PBN data (§2.2)")
+                clean = False
             if "\t" in v or "\v" in v:
-                out.append(f"{path}:{t.line}:{t.col}: [{t.name}]: a tab in a string (§2.3: tab characters may not "
+                out.append(f"{path}:{t.line}:{t.col}: [{name}]: a tab in a string (§2.3: tab characters may not "
                            "appear inside string data)")
-        syn = TAG_SYNTAX.get(t.name)
-        if syn is None or not v or v[0] == "#" or v == "?" and t.name in MANDATORY:
-            continue  # ("#", "##…": §4.8 inheritance, read by the Inheritance)
-        why = syn.judge(v)
-        if why:
-            out.append(f'{path}:{t.line}:{t.col}: [{t.name} "{v}"]: {why}')
-    out += _relations(first, path)
+                clean = False
+        syn = TAG_SYNTAX.get(name)
+        if syn is not None and v and v[0] != "#" and not (v == "?" and name in MANDATORY):
+            why = syn.judge(v)  # ("#", "##…": §4.8 inheritance, read by the Inheritance)
+            if why:
+                out.append(f'{path}:{t.line}:{t.col}: [{name} "{v}"]: {why}')
+                clean = False
+        if clean:
+            if len(good) >= _GOOD_MOST:
+                good.clear()
+            good.add(key)
+    if "Auction" in first or "Play" in first or "Contract" in first:
+        out += _relations(first, path)
     return out
+
+
+_BEFORE = (("Auction", ("Dealer",), "3.1"), ("Play", ("Deal", "Declarer", "Contract"), "3.1"))
 
 
 def _relations(first: dict, path: str) -> list[str]:
     """What one tag's value says of another's: the tags §3.1 puts before a section, all passes (§3.4.13,
     §3.4.15), a denomination alone (§3.10)."""
-    out = []
-    for section, needs, clause in (("Auction", ("Dealer",), "3.1"), ("Play", ("Deal", "Declarer", "Contract"), "3.1")):
+    out: list[str] = []
+    for section, needs, clause in _BEFORE:
         s = first.get(section)
         if s is None:
             continue
-        late = [first[n] for n in needs if n in first and first[n].line > s.line]
+        line = s.line
+        late = [x for x in (first.get(n) for n in needs) if x is not None and x.line > line]
         if late:
             names = ", ".join(x.name for x in late)
             lines = ", ".join(str(x.line) for x in late)
@@ -203,7 +232,8 @@ def _relations(first: dict, path: str) -> list[str]:
                 out.append(f'{path}:{contract.line}:{contract.col}: [Contract "{contract.value}"]: a denomination alone '
                            "is the trump of an end position (§3.10), and the deal is whole: expected "
                            f"{TAG_SYNTAX['Contract'].expected} (§3.4.14)")
-    out.sort(key=lambda w: tuple(int(x) for x in w[len(path) + 1:].split(":", 2)[:2]))
+    if len(out) > 1:
+        out.sort(key=lambda w: tuple(int(x) for x in w[len(path) + 1:].split(":", 2)[:2]))
     return out
 
 
