@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bridgelaw.pbn import PbnGame, Refusal, iter_games, read_pbn, write_games
+from bridgelaw.pbn.export import export_bytes, write_export_games
 from bridgelaw.pbn.values import COLUMN_SYNTAX, MANDATORY, TABLES, TAG_SYNTAX
 from bridgelaw.replay import replay_game
 
@@ -122,3 +123,24 @@ def test_a_named_table_of_any_elements_is_kept_as_written_and_its_elements_said_
     for w in g.warnings:
         assert _WARNING.match(w) and f"[{name}]" in w, w
     assert _read(write_games([g])) == [g]
+
+
+def _replayed(res) -> tuple:
+    return res.status, res.contract, res.declarer, res.tricks, res.score, [(r["kind"], r["remedy"]) for r in res.rulings]
+
+
+@pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT)) for p in [*(ROOT / "examples").glob("**/*.pbn"),
+                                                                           ROOT / "tests" / "pbn" / "real-world.pbn"]))
+def test_an_export_replays_as_the_game_it_was_written_from_and_as_what_replay_wrote(path):
+    # the file as read, and as `replay --write` wrote it back (with a [BridgelawRemedy] for every ruling), each
+    # exported (pbn/export.py) and read again: the same board replayed, ruling by ruling
+    games = [g for g in iter_games((ROOT / path).read_bytes(), path) if isinstance(g, PbnGame) and g.tags]
+    assert games
+    for g in games:
+        res, _ = replay_game(g, "wcny-1913", write=True)
+        sources = [g] + ([read_pbn(res.written)[0]] if res.written else [])
+        for src in sources:
+            again = [x for x in iter_games(export_bytes(write_export_games([src]))) if isinstance(x, PbnGame) and x.tags]
+            assert len(again) == 1
+            res2, _ = replay_game(again[0], "wcny-1913")
+            assert _replayed(res2) == _replayed(res), (path, g.board(), res2.reason, res.reason)

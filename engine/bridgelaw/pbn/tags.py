@@ -25,7 +25,7 @@ from ..values import Seat
 from .values import TRICKS
 
 __all__ = ["seat_of", "deal_of", "contract_of", "declarer_of", "result_of", "Remedy", "Event", "remedies_of",
-           "events_of", "remedy_text", "event_text", "CODE_TAGS", "REMEDY_TAG", "EVENT_TAG"]
+           "events_of", "items_of", "remedy_text", "event_text", "CODE_TAGS", "REMEDY_TAG", "EVENT_TAG"]
 
 CODE_TAGS = ("BridgelawCode", "Code")  # the old examples' [Code]: read, never written
 REMEDY_TAG, EVENT_TAG = "BridgelawRemedy", "BridgelawEvent"
@@ -200,6 +200,12 @@ def _ref(text: str, where: str, tag: str) -> str:
                                 "card), T<n> (before the nth trick's first card), E<n> (the nth [BridgelawEvent]) "
                                 "or end")
     return text
+
+
+def items_of(values: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The items of our tags' values, (value, where) pairs: a value may hold several separated by ``;`` (§3.3), as
+    the export format writes them, a tag pair once (§3.4, pbn/export.py)."""
+    return [(item.strip(), where) for value, where in values for item in value.split(";") if item.strip()]
 
 
 def remedies_of(values: list[tuple[str, str]]) -> dict[str, Remedy]:

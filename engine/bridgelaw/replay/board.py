@@ -21,7 +21,7 @@ from ..pbn.markers import LETS_PASS, MARKERS, Marker
 from ..pbn.model import Item, PbnGame, Section, Tag
 from ..pbn.values import SCORE_TAGS
 from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contract_of, deal_of, declarer_of,
-                        events_of, remedies_of, remedy_text, result_of, seat_of)
+                        events_of, items_of, remedies_of, remedy_text, result_of, seat_of)
 from ..values import Call, Seat
 from ..wording import kind_name
 from .result import REFUSED, SCORED, UNFINISHED, BoardResult
@@ -646,7 +646,7 @@ def _ended(t: TableAdapter) -> str:
 
 
 def _tag_values(game: PbnGame, name: str) -> list[tuple[str, str]]:
-    return [(t.value, f"{game.path}:{t.line}:{t.col}") for t in game.tags if t.name == name]
+    return items_of([(t.value, f"{game.path}:{t.line}:{t.col}") for t in game.tags if t.name == name])
 
 
 def _tag_where(game: PbnGame, name: str) -> str:
