@@ -292,7 +292,7 @@ def _export_problems(text: str) -> list[str]:
         elif "}" in ln:
             in_brace = False
     games, cur, in_brace = [], [], False
-    for ln in lines[2:]:  # games split at the empty lines outside a brace comment (§3)
+    for ln in lines[3 if lines[2:3] and lines[2].startswith("%") else 2:]:  # games split at the empty lines outside a brace comment (§3)
         if ln.strip() == "" and ln and not in_brace:
             bad.append(f"a semi-empty line that is not empty: {ln!r} (§3: in export format an empty line)")
         if ln == "" and not in_brace and cur:
@@ -303,15 +303,28 @@ def _export_problems(text: str) -> list[str]:
         in_brace = (in_brace or "{" in ln) and ln.rfind("}") < ln.rfind("{") if "{" in ln or "}" in ln else in_brace
     games.append("\r\n".join(cur))
     for k, g in enumerate(games, 1):
-        names = [m.group(1) for m in _TAG_LINE.finditer(g) if g[m.start() - 1:m.start()] in ("", "\n")]
+        glines = g.split("\r\n")
+        names, data = [], set()  # the tag names in order, and those followed by section data
+        for i, ln in enumerate(glines):
+            m = _TAG_LINE.fullmatch(ln)
+            if m:
+                names.append(m.group(1))
+                j = i + 1
+                while j < len(glines) and glines[j][:1] in ("{", ";", "%"):  # (the tag's commentary)
+                    j = next((k for k in range(j, len(glines)) if "}" in glines[k]), j) + 1 if glines[j][:1] == "{" \
+                        else j + 1
+                nxt = glines[j] if j < len(glines) else "["
+                if nxt[:1] != "[":
+                    data.add(len(names) - 1)
         if names[:15] != list(MTS_ORDER):
             bad.append(f"game {k}: §3.4 the mandatory tags are not first, in order: {names[:15]}")
         rest = names[15:]
-        ident = rest[:next((i for i, x in enumerate(rest) if x in ("Auction", "Play") or x in SECTIONS), len(rest))]
+        ident = rest[:next((i for i, x in enumerate(rest) if x in ("Auction", "Play") or i + 15 in data), len(rest))]
         if ident != sorted(ident) or len(set(ident)) != len(ident):
             bad.append(f"game {k}: §3.4 the supplemental tags are not sorted, once each: {ident}")
         body, current = [], None  # the auction and play lines, without their commentary
-        for ln in re.sub(r'\{[^}]*\}|;[^\r\n]*', "", g).split("\r\n"):
+        for ln in re.sub(r'"(?:[^"\\\r\n]|\\.)*"|\{[^}]*\}|;[^\r\n]*',
+                         lambda m: '""' if m.group().startswith('"') else "", g).split("\r\n"):
             m = _TAG_LINE.match(ln)
             if m:
                 current = m.group(1)
@@ -323,10 +336,6 @@ def _export_problems(text: str) -> list[str]:
         if re.search(r"(?m)^(?:[^\[\r\n%]*\s)?(?:[1-7][shdcn]\w*|pass|[shdc][akqjt2-9])(?:\s|$)", body):
             bad.append(f"game {k}: §3.11 lower case in a call or card")
     return bad
-
-
-SECTIONS = {"ActionTable", "AuctionTimeTable", "InstantScoreTable", "OptimumPlayTable", "OptimumResultTable",
-            "PlayTimeTable", "ScoreTable", "TotalScoreTable"}
 
 
 def _strip_at(w: str) -> str:

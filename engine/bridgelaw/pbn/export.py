@@ -3,7 +3,8 @@
 
 What the export format prescribes, clause by clause, and what is done for it:
 
-* §2.3, §2.4: lines end in CR LF, no tab; the file begins ``% PBN 2.1`` and ``% EXPORT``; a line is at most
+* §2.3, §2.4: lines end in CR LF, no tab; the file begins ``% PBN 2.1`` and ``% EXPORT`` (and a ``%`` line naming
+  the character set, ISO 8859-1, §2.2: a character it has not is refused, :func:`export_bytes`); a line is at most
   255 characters with its end of line (a brace comment is wrapped; a tag too long for a line is refused,
   naming it: export format cannot hold it).
 * §3, §3.1: an empty line before each game but the first; the identification section, the auction, the
@@ -39,7 +40,10 @@ from .writer import escape
 __all__ = ["write_export", "write_export_games", "export_bytes", "EXPORT_HEADER", "MTS_ORDER", "JOINED_TAGS", "SUFFIX_NAG"]
 
 EOL = "\r\n"  # §2.3
-EXPORT_HEADER = f"% PBN {VERSION[0]}.{VERSION[1]}{EOL}% EXPORT{EOL}"  # §2.4
+# §2.4's two lines, and the character set said (§2.2's ISO 8859-1) in the escape line programs write for it
+# (BridgeComposer's), so that no reader guesses it from the bytes (ISO 8859-1 text may look like UTF-8)
+EXPORT_HEADER = (f"% PBN {VERSION[0]}.{VERSION[1]}{EOL}% EXPORT{EOL}%Content-type: text/x-pbn; charset=ISO-8859-1"
+                 f"{EOL}")
 #: §3.4: the mandatory tags in the export format's order.
 MTS_ORDER = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable", "Deal",
              "Scoring", "Declarer", "Contract", "Result")
@@ -224,14 +228,14 @@ def write_export(game: PbnGame) -> str:
         v = game.value(name)
         out.tag(name, "?" if v is None else _value(name, v, game), t.comments if t is not None else ())
     sections = {"Auction": first.get("Auction"), "Play": first.get("Play")}
-    others = sorted((t for t in game.tags if t.name not in MANDATORY and t.name not in sections and t.name != "Note"
-                     and (t.section is None or t.section.kind != SUPPLEMENTAL or t.section.empty())),
-                    key=lambda t: t.name)
-    done: set[str] = set()
+    def has_rows(t: Tag) -> bool:
+        return t.section is not None and t.section.kind == SUPPLEMENTAL and not t.section.empty()
+
+    # each name once (§3.4): its first tag, a supplemental section or not as that one is (a repeat is the tag
+    # §3.4 ignores); the tags of our own given several times are joined
+    others = sorted((t for t in first.values() if t.name not in MANDATORY and t.name not in sections
+                     and t.name != "Note" and not has_rows(t)), key=lambda t: t.name)
     for t in others:
-        if t.name in done:
-            continue
-        done.add(t.name)
         if t.name in JOINED_TAGS:
             same = [x for x in game.tags if x.name == t.name]
             out.tag(t.name, ";".join(x.value for x in same), [c for x in same for c in x.comments])
@@ -267,8 +271,8 @@ def write_export(game: PbnGame) -> str:
         _items(sec, out, skip)
         for note in notes_of[name]:
             out.tag("Note", note.value, note.comments)
-    for t in sorted((t for t in game.tags if t.section is not None and t.section.kind == SUPPLEMENTAL
-                     and not t.section.empty()), key=lambda t: t.name):
+    for t in sorted((t for t in first.values() if has_rows(t) and t.name not in MANDATORY and t.name != "Note"
+                     and t.name not in sections), key=lambda t: t.name):
         out.tag(t.name, t.value, t.comments)
         _rows(t, out)
     out.end()
