@@ -292,7 +292,8 @@ def _export_problems(text: str) -> list[str]:
         elif "}" in ln:
             in_brace = False
     games, cur, in_brace = [], [], False
-    for ln in lines[3 if lines[2:3] and lines[2].startswith("%") else 2:]:  # games split at the empty lines outside a brace comment (§3)
+    # games split at the empty lines outside a brace comment (§3), after the header
+    for ln in lines[3 if lines[2:3] and lines[2].startswith("%") else 2:]:
         if ln.strip() == "" and ln and not in_brace:
             bad.append(f"a semi-empty line that is not empty: {ln!r} (§3: in export format an empty line)")
         if ln == "" and not in_brace and cur:

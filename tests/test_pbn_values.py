@@ -66,7 +66,8 @@ def test_every_tag_with_a_syntax_is_said_for_a_value_it_does_not_allow_and_not_f
 _GOOD = {"Date": "1995.06.10", "Board": "12", "Dealer": "w", "Vulnerable": "Both", "Deal": "E:- - - -",
          "Declarer": "^N", "Contract": "7NTXX", "Result": "EW 6 NS 7", "Auction": "n", "Play": "S", "FrenchMP": "Yes",
          "Hidden": "NS", "Room": "Open", "Score": "EW -200 NS 200", "ScoreIMP": "-3.5", "ScoreMP": "NS 12",
-         "ScorePercentage": "EW 43.75 NS 56.25", "ScoreRubber": "EW 0/40", "ScoreRubberHistory": "EW 0 0/0 NS 50 0/60 40",
+         "ScorePercentage": "EW 43.75 NS 56.25", "ScoreRubber": "EW 0/40",
+         "ScoreRubberHistory": "EW 0 0/0 NS 50 0/60 40",
          "OptimumScore": "EW -100", "EventDate": "????.??.??", "Round": "R_1.B", "Time": "09:30:00",
          "UTCDate": "1995.06.1?", "UTCTime": "07:30:00", "TimeControl": "4/30", "TimeCall": "60", "TimeCard": "30"}
 
@@ -128,7 +129,8 @@ def test_a_named_table_of_any_elements_is_kept_as_written_and_its_elements_said_
 
 
 def _replayed(res) -> tuple:
-    return res.status, res.contract, res.declarer, res.tricks, res.score, [(r["kind"], r["remedy"]) for r in res.rulings]
+    rulings = [(r["kind"], r["remedy"]) for r in res.rulings]
+    return res.status, res.contract, res.declarer, res.tricks, res.score, rulings
 
 
 @pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT)) for p in [*(ROOT / "examples").glob("**/*.pbn"),
@@ -142,7 +144,8 @@ def test_an_export_replays_as_the_game_it_was_written_from_and_as_what_replay_wr
         res, _ = replay_game(g, "wcny-1913", write=True)
         sources = [g] + ([read_pbn(res.written)[0]] if res.written else [])
         for src in sources:
-            again = [x for x in iter_games(export_bytes(write_export_games([src]))) if isinstance(x, PbnGame) and x.tags]
+            data = export_bytes(write_export_games([src]))
+            again = [x for x in iter_games(data) if isinstance(x, PbnGame) and x.tags]
             assert len(again) == 1
             res2, _ = replay_game(again[0], "wcny-1913")
             assert _replayed(res2) == _replayed(res), (path, g.board(), res2.reason, res.reason)
@@ -168,3 +171,35 @@ def test_generated_games_exported_are_export_format_and_read_back_call_for_call(
         assert [i.text for i in h.play] == [i.text for i in g.play]
         assert [i.text for i in h.auction] == [i.text for i in g.auction][len(g.auction) - len(h.auction):]
     assert write_export_games(again).split("\r\n") == text.split("\r\n")
+
+
+_RELATED_VALUES = {
+    "Contract": ["Pass", "pass", "NT", "S", "4S", "4SX", "", "?", "8C", "#"],
+    "Deal": ["N:- - - -", "N:AK.Q.. Q.K.A. J.A.K. T.J.Q.", "W:KQT2.AT.J6542.85 - A8654.KQ5.T.QJT6 -", "X:- - - -",
+             "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85", ""],
+    "Declarer": ["", "N", "^S", "?", "South"], "Result": ["", "7", "NS 3 EW 2", "NS 9 NS 4", "?", "14"],
+    "Dealer": ["N", "e", "North", ""],
+}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.permutations(["Contract", "Deal", "Declarer", "Result", "Dealer", "Auction", "Play"]),
+       st.fixed_dictionaries({k: st.sampled_from(v) for k, v in _RELATED_VALUES.items()}))
+def test_the_tags_read_together_in_any_order_and_value_are_read_and_said_never_a_traceback(order, values):
+    # what one tag's value says of another's (§3.1 the order, §3.4.13/§3.4.15 all passes, §3.10 a denomination
+    # alone) is said whatever the values and the order; the replay answers with a status
+    lines = []
+    for name in order:
+        if name == "Auction":
+            lines += ['[Auction "N"]', "1S Pass Pass Pass"]
+        elif name == "Play":
+            lines += ['[Play "E"]', "HA H2 H3 H4"]
+        else:
+            lines.append(f'[{name} "{values[name]}"]')
+    (g,) = _read("\n".join(lines) + "\n")
+    if isinstance(g, Refusal):
+        assert _WARNING.match(g.where + ": ") and g.reason
+        return
+    assert all(_WARNING.match(w) for w in g.warnings), g.warnings
+    res, _ = replay_game(g, "wcny-1913")
+    assert res.status in ("scored", "refused", "unfinished")

@@ -37,7 +37,8 @@ from .model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, Section, Tag
 from .values import LINE_MAX, MANDATORY, TABLES, TAG_SYNTAX, TRICKS, VERSION
 from .writer import escape
 
-__all__ = ["write_export", "write_export_games", "export_bytes", "EXPORT_HEADER", "MTS_ORDER", "JOINED_TAGS", "SUFFIX_NAG"]
+__all__ = ["write_export", "write_export_games", "export_bytes", "EXPORT_HEADER", "MTS_ORDER", "JOINED_TAGS",
+           "SUFFIX_NAG"]
 
 EOL = "\r\n"  # §2.3
 # §2.4's two lines, and the character set said (§2.2's ISO 8859-1) in the escape line programs write for it

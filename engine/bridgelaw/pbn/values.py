@@ -228,9 +228,9 @@ def _relations(first: dict, path: str) -> list[str]:
         deal = first.get("Deal")
         if deal is not None and TAG_SYNTAX["Deal"].pattern.fullmatch(deal.value):
             hands = deal.value.partition(":")[2].upper().replace("10", "T").split()
-            if max(len(h.replace(".", "")) for h in hands if h != "-") >= TRICKS:
-                out.append(f'{path}:{contract.line}:{contract.col}: [Contract "{contract.value}"]: a denomination alone '
-                           "is the trump of an end position (§3.10), and the deal is whole: expected "
+            if max((len(h.replace(".", "")) for h in hands if h != "-"), default=0) >= TRICKS:
+                out.append(f'{path}:{contract.line}:{contract.col}: [Contract "{contract.value}"]: a denomination '
+                           "alone is the trump of an end position (§3.10), and the deal is whole: expected "
                            f"{TAG_SYNTAX['Contract'].expected} (§3.4.14)")
     if len(out) > 1:
         out.sort(key=lambda w: tuple(int(x) for x in w[len(path) + 1:].split(":", 2)[:2]))
@@ -321,7 +321,8 @@ def table_warnings(name: str, spec: str, rows: list[tuple[str, int, int]], at: s
                 continue
             why = syn.judge(v.lstrip("^"))
             if why:
-                out.append(f'{path}:{line}:{col + e.start()}: [{name}]: {columns[k]} "{v}": {why.replace(syn.clause, clause)}')
+                why = why.replace(syn.clause, clause)
+                out.append(f'{path}:{line}:{col + e.start()}: [{name}]: {columns[k]} "{v}": {why}')
     if count % len(columns):
         out.append(f"{at}: [{name}]: {count} elements in {len(columns)} columns: the last row is not whole (§5.2)")
     return out
