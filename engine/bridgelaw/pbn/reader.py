@@ -402,8 +402,10 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
                 last.comments += (c,)
             elif sec is not None and sec.kind == SUPPLEMENTAL and (sec.rows or row):
                 sec.comments += (c,)
-                game.warnings.append(f"{g.path}:{':'.join(map(str, g.pos(start)))}: [{tag.name if tag else ''}]: "
-                                     "commentary after a section element (§5.1 forbids it): kept, not read")
+                if kind != "esc":  # (a % line is the escape of §2.4, not commentary)
+                    at = ":".join(map(str, g.pos(start)))
+                    game.warnings.append(f"{g.path}:{at}: [{tag.name if tag else ''}]: commentary after a section "
+                                         "element (§5.1 forbids it): kept, not read")
             elif tag is not None:
                 tag.comments += (c,)
             else:
