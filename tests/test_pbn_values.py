@@ -72,6 +72,12 @@ _GOOD = {"Date": "1995.06.10", "Board": "12", "Dealer": "w", "Vulnerable": "Both
          "UTCDate": "1995.06.1?", "UTCTime": "07:30:00", "TimeControl": "4/30", "TimeCall": "60", "TimeCard": "30"}
 
 
+def test_the_export_order_of_the_mandatory_tags_is_the_mandatory_tag_set():
+    from bridgelaw.pbn.export import MTS_ORDER
+
+    assert len(MTS_ORDER) == len(set(MTS_ORDER)) == 15 and set(MTS_ORDER) == MANDATORY  # §3.4: "15 mandatory tags"
+
+
 def test_every_tag_with_a_syntax_has_a_value_read_without_a_word():
     assert set(_GOOD) == set(TAG_SYNTAX)  # (a tag added to the table is added here)
     for name, value in _GOOD.items():

@@ -48,7 +48,6 @@ EXPORT_HEADER = (f"% PBN {VERSION[0]}.{VERSION[1]}{EOL}% EXPORT{EOL}%Content-typ
 #: §3.4: the mandatory tags in the export format's order.
 MTS_ORDER = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable", "Deal",
              "Scoring", "Declarer", "Contract", "Result")
-assert set(MTS_ORDER) == MANDATORY
 #: The tags of our own a game may give several times: one tag in export format, items separated by ";" (§3.3).
 JOINED_TAGS = ("BridgelawRemedy", "BridgelawEvent")
 #: §3.5.3 and §3.6.3: the suffixes and their NAGs in the auction ($1-$6); in the play they are 6 more ($7-$12).
@@ -191,7 +190,8 @@ def _items(sec: Section, out: _Out, skip: int) -> None:
 
 def _rows(t: Tag, out: _Out) -> None:
     sec = t.section
-    assert sec is not None
+    if sec is None:  # (only a tag with section data is a section)
+        return
     elements = [e for r in sec.rows for e in _ELEMENT.findall(r)]
     if t.name not in TABLES:  # a section of our own kind: its elements one space apart, its rows as read (§5.1)
         for r in sec.rows:
