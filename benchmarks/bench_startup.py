@@ -36,6 +36,9 @@ SETTLED = 2.5
 #: the standard library ``rule`` cannot start without (dataclasses brings inspect, ast, dis; argparse brings gettext
 #: and, as it makes its parser, locale; zlib names the cache's entries): printed as the floor under the figure
 STDLIB = "argparse, dataclasses, enum, json, locale, marshal, pickle, re, zlib"
+#: ... and the same without dataclasses (whose import brings inspect, ast, dis, tokenize): what the house rule "typed
+#: state: dataclasses" costs every start, beside what building the classes costs (the probe's dataclasses built)
+STDLIB_NO_DATACLASSES = ", ".join(m for m in STDLIB.split(", ") if m != "dataclasses")
 #: What remains, measured inside one warm start: its phases (the command line's imports, the ruling kit's core and the
 #: kind's part read, the rest), each dataclass and enum built as bridgelaw's modules are imported (the time of
 #: dataclasses' class processing and of each enum's class), by module, and the whole start in process.
@@ -52,7 +55,8 @@ def timing(what, make, module_of):
         row[1] += time.perf_counter() - t
         return out
     return timed
-dataclasses._process_class = timing("dataclass", dataclasses._process_class, lambda a, out: a[0].__module__)
+dataclasses._process_class = timing("dataclass", dataclasses._process_class,
+                                    lambda a, out: f"{a[0].__module__}:{a[0].__qualname__}")
 enum.EnumType.__new__ = timing("enum", enum.EnumType.__new__, lambda a, out: out.__module__)
 phases = collections.defaultdict(float)
 def phase(name, fn):
@@ -128,6 +132,7 @@ def main() -> None:
             "python -c pass": ([str(python), "-c", "pass"], None),
             'python -c "import json, pathlib"': ([str(python), "-c", "import json, pathlib"], None),
             "the standard library it imports": ([str(python), "-c", f"import {STDLIB}"], None),
+            "... without dataclasses": ([str(python), "-c", f"import {STDLIB_NO_DATACLASSES}"], None),
             "bridgelaw rule - (warm cache)": (rule, INCIDENT),
         }
         for cmd, stdin in cmds.values():  # the page cache warm for each
@@ -148,6 +153,8 @@ def main() -> None:
         line("python -c pass", base, "(baseline)")
         line('python -c "import json, pathlib"', med['python -c "import json, pathlib"'])
         line("python -c \"import <the stdlib rule needs>\"", floor, f"(the floor: {STDLIB})")
+        line("python -c \"import <the same but dataclasses>\"", med["... without dataclasses"],
+             f"(the floor less dataclasses: {(floor - med['... without dataclasses']) * 1e3:.1f} ms less)")
         line("bridgelaw rule - (warm cache)", ours, f"(target <= {TARGET:g}x)")
         line("bridgelaw rule - (cold cache, once)", cold)
         out = subprocess.run([str(python), "-X", "importtime", bl, "rule", "-", "--json"], input=INCIDENT, env=env,
@@ -180,12 +187,22 @@ def _what_remains(python: Path, env: dict[str, str], cwd: Path) -> None:
     for name, t in best["phases"]:
         print(f"start-up      {t * 1e3:6.2f} ms  {name}")
     for kind, plural in (("dataclass", "dataclasses"), ("enum", "enums")):
-        rows = sorted(((t, m, n) for k, m, n, t in best["built"] if k == kind), reverse=True)
+        by_module: dict[str, list[float]] = {}
+        for k, m, n, t in best["built"]:
+            if k == kind:
+                row = by_module.setdefault(m.split(":")[0], [0, 0.0])
+                row[0] += n
+                row[1] += t
+        rows = sorted(((t, m, n) for m, (n, t) in by_module.items()), reverse=True)
         n_all, t_all = sum(n for _, _, n in rows), sum(t for t, _, _ in rows)
         print(f"start-up    {plural} built: {n_all}, {t_all * 1e3:.1f} ms of the {best['whole'] * 1e3:.1f} ms the "
               f"start takes in process (after the interpreter's own start)")
         for t, m, n in rows:
             print(f"start-up      {t * 1e3:6.2f} ms  {n:3d}  {m}")
+        if kind == "dataclass":  # and each class, the costliest first
+            classes = sorted(((t, m.replace(":", ".")) for k, m, n, t in best["built"] if k == kind), reverse=True)
+            print("start-up    each dataclass built: " + ", ".join(f"{m.rsplit('.', 1)[-1]} {t * 1e3:.2f}"
+                                                             for t, m in classes))
 
 
 if __name__ == "__main__":

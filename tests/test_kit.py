@@ -244,3 +244,69 @@ def test_an_id_that_names_no_code_is_refused_and_not_remembered(kits):
         with pytest.raises(BridgelawError, match="unknown code"):
             bridgelaw.rule({"code": f"no-such-code-{i}", "irregularity": "revoke"})
     assert not [k for k in kit._KITS if k.startswith("no-such")], "a desk asked for bad codes would keep them all"
+
+
+def _broken_incidents() -> list[Any]:
+    from bridgelaw.yamlsrc import load_yaml_text
+
+    out = []
+    for p in sorted((ROOT / "tests" / "broken" / "incidents").glob("*.yaml")):
+        text = p.read_text(encoding="utf-8")
+        try:
+            out.append(load_yaml_text(text, p.name).data)
+        except BridgelawError:
+            continue  # (one that is no YAML at all is the reader's case, not the kit's)
+    return out
+
+
+def test_a_broken_incident_is_refused_from_the_kit_as_by_the_whole_code(kits):
+    incidents = _broken_incidents()
+    assert len(incidents) > 20
+    clear_cache()
+    for c in code_ids():
+        load_code(c)
+    whole = [_seen(inc) for inc in incidents]
+    assert all(w[0] == "refused" for w in whole), [i for i, w in zip(incidents, whole) if w[0] != "refused"]
+    clear_cache()
+    from_kit = 0
+    for inc, want in zip(incidents, whole):
+        kit.LOADED.clear()
+        assert _seen(inc) == want, inc
+        from_kit += not kit.LOADED
+    assert from_kit > 0, "no broken incident was refused from a kit, so nothing is tested"
+
+
+def test_a_kit_keeps_no_condition_tree(kits, monkeypatch):
+    """A kit's core and every kind's part name no class of the condition language's tree: its provisions and its
+    catalogue keep an Unread where a tree was (what reads a tree — a kind's offender, a derivation the quick path
+    leaves to the general steps — reads the catalogue's own; tests above rule every kind from the kit)."""
+    from bridgelaw.evaluation import UNREAD
+
+    named: list[str] = []
+    made = kit._unpickler
+
+    def recording() -> type:
+        class Recording(made()):  # type: ignore[misc]
+            def find_class(self, module: str, name: str) -> Any:
+                named.append(f"{module}.{name}")
+                return super().find_class(module, name)
+        return Recording
+
+    monkeypatch.setattr(kit, "_unpickler", recording)
+    clear_cache()
+    read_parts = 0
+    for c in code_ids():
+        k = kit.for_code(c)
+        assert isinstance(k, kit.RulingKit), c
+        for kind in list(k.__dict__["_parts"]):
+            assert k.__dict__["_rulers"].get(kind) is not None, (c, kind)
+            read_parts += 1
+        provisions = [p for r in dict.values(k.__dict__["_rulers"]) for p in r.provisions]
+        assert not [p for p in provisions if p.when_tree not in (None, UNREAD)]
+        assert not [p for p in provisions if any(t is not UNREAD for t in p.chooser_trees)]
+        common, kinds = k.kinds
+        assert not [n for n, f in common.items() if f.derive_tree not in (None, UNREAD)]
+        assert not [n for n, x in kinds.items() if x.offender_tree not in (None, UNREAD)]
+    assert read_parts > 50
+    assert "bridgelaw.evaluation.UNREAD" in named, "no tree was left out, so nothing is tested"
+    assert not [n for n in named if n.startswith("bridgelaw.conditions.")], sorted(set(named))

@@ -236,13 +236,16 @@ NOT_ON_THE_RULE_PATH = frozenset((
 #: loader, its parameter binder, the incident's edge (its bounds only), the general path's derivations, the
 #: validators nor the desk.
 RULE_PATH = frozenset(f"bridgelaw.{m}" if m else "bridgelaw" for m in (
-    "", "api", "bids", "cache", "catalogue", "cli", "conditions", "errors", "incidentbounds", "incidentcode", "kit",
-    "limits", "provision", "quick", "referee", "resources", "ruler", "seats", "snapshot", "values", "vocabulary",
-    "wording", "yamlsrc"))
+    "", "api", "bids", "cache", "catalogue", "cli", "errors", "evaluation", "incidentbounds", "incidentcode", "kit",
+    "limits", "provision", "quick", "referee", "resources", "ruler", "seats", "snapshot", "textfile", "values",
+    "vocabulary", "wording"))
 #: Modules of bridgelaw a warm ``rule -`` of a well-formed incident must not import: what loads a code whole, and
-#: what reads an incident by the general path.
+#: what reads an incident by the general path, the condition language's parser and checker (a kit keeps its
+#: conditions compiled, and no tree: what they run with is in bridgelaw.evaluation), the YAML reader (plain JSON is
+#: read by bridgelaw.textfile) and the loader's seat checks.
 OFF_THE_RULE_PATH = frozenset(f"bridgelaw.{m}" for m in (
-    "loader", "parameters", "lawfiles", "check", "server", "incident", "facts"))
+    "loader", "parameters", "lawfiles", "check", "server", "incident", "facts", "conditions", "yamlsrc",
+    "seatcheck"))
 
 
 def test_a_warm_rule_imports_only_what_the_rule_path_uses(tmp_path):

@@ -31,17 +31,18 @@ import os
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .cache import cached
-from .conditions import BID, BOOL, CALL, CARD, INT, SEAT, SIDE, STR, SUIT, Env, Expr, Type, Where, check, names_used, parse
 from .errors import InputError, LawFileError, did_you_mean
+from .evaluation import BID, BOOL, CALL, CARD, INT, SEAT, SIDE, STR, SUIT, Type
 from .resources import laws_path
 from .values import Call, Card, Seat, Side, Suit
-from .yamlsrc import Source, load_yaml
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from pathlib import Path
     from typing import Any, Callable, Mapping
+
+    from .conditions import Expr
+    from .yamlsrc import Source
 
 __all__ = ["FactSpec", "Kind", "load_kinds", "load_topics", "coerce_fact", "TYPES", "derivation_order"]
 
@@ -158,6 +159,9 @@ _CALL_WORDS = {"bid": "1S, 2NT, ...", "pass": "P", "double": "X", "redouble": "X
 def load_topics(root: str) -> frozenset[str]:
     from pathlib import Path
 
+    from .cache import cached
+    from .yamlsrc import load_yaml
+
     def build() -> frozenset[str]:
         src = load_yaml(Path(root) / "topics.yaml", "laws/topics.yaml")
         topics = src.data.get("topics") if isinstance(src.data, dict) else None
@@ -179,6 +183,8 @@ def load_kinds(root: str | None = None) -> tuple[Mapping[str, FactSpec], Mapping
     ``laws/kinds.yaml`` holds the catalogue; files in ``laws/kinds.d/`` may add
     kinds, or add facts to a kind (never redefine one: that is an error).
     """
+    from .cache import cached
+
     base = root or laws_path()  # (a string: a start from the cache needs no pathlib)
     extra = os.path.join(base, "kinds.d")
     names = sorted(os.listdir(extra)) if os.path.isdir(extra) else []
@@ -194,6 +200,8 @@ def _path(p: str) -> Path:
 
 
 def _load_kinds(base: Path) -> tuple[Mapping[str, FactSpec], Mapping[str, Kind]]:
+    from .yamlsrc import load_yaml
+
     src = load_yaml(base / "kinds.yaml", "laws/kinds.yaml")
     data = src.data
     if not isinstance(data, dict) or not isinstance(data.get("kinds"), dict):
@@ -344,6 +352,9 @@ def _requires_of(src: Source, key: tuple[Any, ...], spec: Mapping[str, Any], fty
 
 
 def _add_kinds(src: Source, raw: Mapping[str, Any], kinds: dict[str, Kind], common: Mapping[str, FactSpec]) -> None:
+    from .conditions import Env, Where, check, names_used, parse  # (the checker: a catalogue read from the cache
+    # needs none of it)
+
     for kid, spec in raw.items():
         if not isinstance(spec, dict):
             raise src.error(("kinds", kid), "expected a mapping with phase, summary and facts")
@@ -402,6 +413,8 @@ def _add_kinds(src: Source, raw: Mapping[str, Any], kinds: dict[str, Kind], comm
 def _derivations(src: Source, key: tuple[Any, ...], facts: Mapping[str, FactSpec],
                  common: Mapping[str, FactSpec]) -> dict[str, FactSpec]:
     """Parse and check each ``derive`` expression among ``facts`` (over the common facts and these)."""
+    from .conditions import Env, Where, check, names_used, parse
+
     out = dict(facts)
     env = Env({n: f.type for n, f in {**common, **facts}.items()})
     for name, f in facts.items():
@@ -427,6 +440,8 @@ def _derivations(src: Source, key: tuple[Any, ...], facts: Mapping[str, FactSpec
 
 def derivation_order(facts: Mapping[str, FactSpec]) -> tuple[str, ...] | None:
     """The derived facts in an order where each comes after the derived facts it reads; None on a cycle."""
+    from .conditions import names_used
+
     pending = {n: names_used(f.derive_tree) & {m for m, g in facts.items() if g.derive_tree is not None}
                for n, f in facts.items() if f.derive_tree is not None}
     order: list[str] = []

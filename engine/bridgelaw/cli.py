@@ -31,7 +31,7 @@ __all__ = ["main"]
 def _read_input(arg: str) -> Any:
     """An incident or score sheet (YAML or JSON; ``-`` for standard input), read by the same strict reader as
     the law files: any problem is one line naming ``path:line:col``."""
-    from .yamlsrc import read_input
+    from .textfile import read_input
 
     return read_input(arg)[0]
 

@@ -18,14 +18,18 @@ gave raises :class:`MissingFact`, which the referee turns into a question.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import operator
 from dataclasses import dataclass, field
 from collections.abc import Callable, Mapping
-from functools import lru_cache, partial
+from functools import lru_cache
 
 from . import limits
 from .errors import ConditionError, did_you_mean
+from .evaluation import (  # the types and what compiled conditions run with (one place each)
+    ANY, BID, BOOL, CALL, CARD, FUNCTIONS, INT, ROLE, SEAT, SIDE, STR, STRAIN, SUIT, _BASE, _CODES, _NONES,
+    _RECORDERS, _TREES, Compiled, Facts, MissingFact, Type, Unread, _attr, _constant, _fn_value, _is, _note,
+    _role_test, _seat_tables, code_of, constant, namespace_base, rebuild,
+)
 from .resources import grammar_path
 from .values import Call, Card, Seat, Side
 
@@ -54,7 +58,6 @@ __all__ = [
 
 # --------------------------------------------------------------------------
 # The tree
-
 
 @dataclass(frozen=True)
 class Node:
@@ -128,6 +131,11 @@ class Arith(Node):
 
 
 Expr = Lit | Path | FnCall | ListExpr | Not | BoolOp | Compare | Arith
+
+
+
+# --------------------------------------------------------------------------
+# Parsing
 
 
 def _at(n: int | None) -> int:
@@ -319,9 +327,6 @@ def _check_limits(tree: Any, where: Where) -> None:
             todo.append((child, depth + 1))
 
 
-_TREES: dict[str, Expr] = {}
-_CODES: dict[str, Any] = {}  # generated source -> compiled code object
-_RECORDERS: list["Learnt"] = []
 
 
 @dataclass
@@ -332,16 +337,6 @@ class Learnt:
     texts: set[str] = field(default_factory=set)
     sources: set[str] = field(default_factory=set)
     new: bool = False
-
-
-def _note(text: str | None, tree: Any, source: str | None = None) -> None:
-    for r in _RECORDERS:
-        if text is not None:
-            r.texts.add(text)
-        if source is not None:
-            r.sources.add(source)
-        if tree is not None:
-            r.new = True
 
 
 def recording(learnt: Learnt) -> Any:
@@ -393,28 +388,6 @@ def _pretty(t: str) -> str:
 # Types and checking
 
 
-@dataclass(frozen=True)
-class Type:
-    """A value type of the language. ``choices`` restrict a ``str``; ``elem`` is a list's."""
-
-    name: str  # bool int str seat side call card suit strain role list params any
-    choices: tuple[str, ...] = ()
-    elem: "Type | None" = None
-
-    def __str__(self) -> str:
-        if self.name == "list" and self.elem:
-            return f"list of {self.elem}"
-        return self.name
-
-
-BOOL, INT, STR, SEAT, SIDE = Type("bool"), Type("int"), Type("str"), Type("seat"), Type("side")
-CALL, CARD, SUIT, STRAIN, ANY = Type("call"), Type("card"), Type("suit"), Type("strain"), Type("any")
-#: A call that is a bid (a level and a strain): what ``value()``, ``.level`` and ``.strain`` need. A fact of
-#: type ``call`` may be a pass, a double or a redouble; it is a bid only where a guard says so
-#: (``call.is_bid and value(call) > 20``, ``call.kind != "bid" or call.level > 3``).
-BID = Type("bid")
-ROLE = Type("role")
-
 _ENUM_VALUES: dict[str, tuple[str, ...]] = {
     "seat": ("N", "E", "S", "W"),
     "side": ("NS", "EW"),
@@ -443,23 +416,6 @@ _ATTRS: dict[str, dict[str, Type]] = {
 ROLES: dict[str, str] = {
     "adversary": "an adversary of the declarer (neither the declarer nor the dummy)",
     "declaring_side": "the declarer or the dummy",
-}
-
-
-def _fn_value(facts: "Facts", call: Call) -> int:
-    return facts.code_value(call)
-
-
-#: The function whitelist: name -> (argument types, result type, implementation).
-FUNCTIONS: dict[str, tuple[tuple[Type, ...], Type, Callable[..., Any]]] = {
-    "partner": ((SEAT,), SEAT, lambda f, s: Seat(s).partner),
-    "lho": ((SEAT,), SEAT, lambda f, s: Seat(s).lho),
-    "rho": ((SEAT,), SEAT, lambda f, s: Seat(s).rho),
-    "side": ((SEAT,), SIDE, lambda f, s: Seat(s).side),
-    "opponents": ((SEAT,), SIDE, lambda f, s: Seat(s).side.other),
-    "value": ((BID,), INT, _fn_value),
-    "min": ((INT, INT), INT, lambda f, a, b: min(a, b)),
-    "max": ((INT, INT), INT, lambda f, a, b: max(a, b)),
 }
 
 
@@ -686,8 +642,16 @@ def _check_path(node: Path, env: Env, where: Where) -> Type:
     return t
 
 
+def _kept(node: Any) -> None:
+    """Refuse a tree a ruling kit does not keep (:class:`~bridgelaw.evaluation.Unread`): its reader asks the whole
+    code for the tree, and never takes this one for a tree that reads nothing."""
+    if type(node) is Unread:
+        raise TypeError("a ruling kit keeps no condition tree: read the tree of the code loaded whole")
+
+
 def names_used(node: Expr) -> set[str]:
     """Top-level fact names an expression reads (``params`` excluded)."""
+    _kept(node)
     out: set[str] = set()
 
     def walk(n: Expr) -> None:
@@ -716,40 +680,6 @@ def names_used(node: Expr) -> set[str]:
 # --------------------------------------------------------------------------
 # Evaluation
 
-
-class MissingFact(Exception):
-    """A compiled expression read a fact nobody gave."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.name = name
-
-
-class Facts(dict):  # type: ignore[type-arg]
-    """The facts of one incident (no ``None`` values: an unknown fact is absent).
-
-    ``code_value`` prices a bid under the incident's code. Reading an absent
-    fact raises :class:`MissingFact`.
-    """
-
-    __slots__ = ("code_value", "presumed")
-
-    def __init__(self, data: Mapping[str, Any], code_value: Callable[[Call], int],
-                 presumed: tuple[str, ...] = ()) -> None:
-        super().__init__(data)
-        self.presumed = presumed
-        if any(map(_is, self.values(), _NONES)):
-            for k in [k for k, v in self.items() if v is None]:
-                del self[k]
-        self.code_value = code_value
-
-    def __missing__(self, key: str) -> Any:
-        raise MissingFact(key)
-
-
-_is = operator.is_
-_NONES = itertools.repeat(None)
-Compiled = Callable[[Facts], "Any"]
 
 _CMP: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -784,46 +714,13 @@ def compile_expr(node: Expr, env: Env) -> Compiled:
     compiled once; the condition text itself is never evaluated. A fact
     nobody gave raises :class:`MissingFact` from ``Facts.__missing__``.
     """
+    _kept(node)
     ok, value = _const(node, env)
     if ok:
         return constant(value)
     consts: list[Any] = []
     src = _py(node, env, consts)
     return rebuild(f"def _condition(f):\n    return {src}\n", tuple(consts))
-
-
-def code_of(text: str, filename: str) -> Any:
-    """The code object of generated source ``text`` (compiled once a process, or taken from the cache); what
-    is compiled while recording is noted, so the cache can keep it."""
-    code = _CODES.get(text)
-    if code is None:
-        code = compile(text, filename, "exec")
-        _CODES[text] = code
-        _note(None, True, text)
-    else:
-        _note(None, None, text)
-    return code
-
-
-def rebuild(text: str, consts: tuple[Any, ...]) -> Compiled:
-    """The function of a condition's generated source (compiled once a process, or taken from the cache);
-    it carries its source and constants, so that a loaded code can be kept whole (:mod:`bridgelaw.snapshot`)."""
-    code = code_of(text, "<bridgelaw condition>")
-    namespace = dict(namespace_base())
-    namespace["_K"] = consts
-    exec(code, namespace)  # our generated source, built only from the checked tree
-    fn: Compiled = namespace["_condition"]
-    fn._bridgelaw = (text, consts)  # type: ignore[attr-defined]
-    return fn
-
-
-def _constant(value: Any, f: Any) -> Any:
-    return value
-
-
-def constant(value: Any) -> Compiled:
-    """A condition whose value does not depend on the facts (``true``, a parameter): that value."""
-    return partial(_constant, value)
 
 
 def _py(node: Expr, env: Env, consts: list[Any]) -> str:
@@ -862,47 +759,10 @@ def _py(node: Expr, env: Env, consts: list[Any]) -> str:
     raise AssertionError(node)  # pragma: no cover
 
 
-def _attr(value: Any, name: str, path: str) -> Any:
-    v = getattr(value, name)
-    if v is None:
-        raise MissingFact(path)
-    return v
-
-
-def _role_test(f: "Facts", seat: Any, role: str, negate: bool) -> bool:
-    """Is ``seat`` of the role (``offender is adversary``)? The rule; compiled conditions inline it
-    (:func:`_role_py`, checked against this by the tests)."""
-    declarer = f["declarer"]
-    on_declaring_side = Seat(seat).side is Seat(declarer).side
-    result = (not on_declaring_side) if role == "adversary" else on_declaring_side
-    return result != negate
-
-
 def _role_py(seat: str, role: str, negate: bool) -> str:
     """``seat is role`` as Python: the seat's side against the declarer's, read in that order."""
     same = (role != "adversary") != negate  # does the test hold when the seat is of the declarer's side?
     return f"(_T_side[{seat}] {'is' if same else 'is not'} _T_side[f['declarer']])"
-
-
-_BASE: dict[str, Any] = {}
-
-
-def _seat_tables() -> dict[str, dict[Any, Any]]:
-    """Each function of one seat (``partner lho rho side opponents``) as a table from every seat to its value,
-    made from the function itself. A seat is a ``str`` equal to its letter, so the tables take either."""
-    base = namespace_base()
-    return base["_TABLES"]  # type: ignore[no-any-return]
-
-
-def namespace_base() -> dict[str, Any]:
-    """What compiled conditions may use: the function whitelist, the seat tables, the role and attribute tests."""
-    if not _BASE:
-        seats = (Seat.N, Seat.E, Seat.S, Seat.W)
-        tables = {name: {s: impl(None, s) for s in seats} for name, (args, _, impl) in FUNCTIONS.items()
-                  if args == (SEAT,)}
-        _BASE.update({"_FN": {k: v[2] for k, v in FUNCTIONS.items()}, "_role": _role_test, "_attr": _attr,
-                      "_TABLES": tables, **{f"_T_{name}": t for name, t in tables.items()}})
-    return _BASE
 
 
 def compile_condition(text: str, env: Env, where: Where | None = None, want: Type | None = BOOL) -> tuple[Expr, Compiled]:
@@ -924,6 +784,7 @@ _PREC = {"or": 1, "and": 2, "not": 3, "compare": 4, "+": 5, "-": 5, "*": 6, "/":
 
 def describe(node: Expr, outer: int = 0) -> str:
     """Render a tree back to source form (used in traces), with the parentheses its grouping needs."""
+    _kept(node)
     if isinstance(node, Lit):
         v = node.value
         return "true" if v is True else "false" if v is False else f'"{v}"' if isinstance(v, str) else str(v)

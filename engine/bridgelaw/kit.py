@@ -4,7 +4,9 @@ A start that rules once (``bridgelaw rule -``) needs, of the code it rules under
 function and trace writer (:mod:`bridgelaw.ruler`), the quick path's tables (:mod:`bridgelaw.quick`: the bids in
 order, the settling of facts, the seat model), the irregularity catalogue, the laws a ruling cites with their
 text and footnotes, and the code's name, year and parameters — not its laws as read, their provisions' sources,
-nor the loader, the parameter binder and the validators that made them. The kit is that part of a loaded code:
+nor the loader, the parameter binder and the validators that made them, nor any condition tree: its conditions
+are kept compiled, and :data:`~bridgelaw.evaluation.UNREAD` stands where a provision or the catalogue had a tree
+(what reads a tree reads the whole code's, or the catalogue's own), so a start imports no parser nor checker. The kit is that part of a loaded code:
 made from it by :func:`make` (once, as its snapshot is written: never by hand), and kept as one cache entry
 under the same key as the snapshot (:mod:`bridgelaw.snapshot`: the same files, folders and statuses, so it is
 stale exactly when the snapshot is), written atomically: a core (the code's name, year and parameters, the
@@ -304,7 +306,7 @@ def _itself(x: Any) -> Any:
 
 
 def _function(text: str, name: str) -> Any:
-    from .conditions import code_of, namespace_base
+    from .evaluation import code_of, namespace_base
 
     ns = dict(namespace_base())
     exec(code_of(text, "<bridgelaw kit>"), ns)  # our own generated source, kept by the cache
@@ -318,7 +320,8 @@ def _namespace(fn: Any, names: dict[str, Any]) -> None:
 def _pickler(code: Any, kit: RulingKit, settlers: dict[str, Any], base: type) -> Any:
     """A pickler class (from ``base``, the snapshot's) for ``kit``: made with the kit it is a part of, it writes
     the kit, its quick path and its catalogue by name; made with None, the core, without the rulers and settlers."""
-    from .conditions import _CODES, namespace_base
+    from .conditions import Node
+    from .evaluation import _CODES, UNREAD, namespace_base
 
     made: dict[int, str] = {}
     for text, module in _CODES.items():
@@ -346,6 +349,8 @@ def _pickler(code: Any, kit: RulingKit, settlers: dict[str, Any], base: type) ->
         def reducer_override(self, obj: Any) -> Any:
             if obj is code:
                 return _itself, (kit,)
+            if isinstance(obj, Node):  # a condition tree: the kit keeps its conditions compiled, not their trees
+                return _itself, (UNREAD,)
             if type(obj) is FunctionType:
                 if obj is code.__dict__.get("_value_of"):
                     return bid_values, (kit.params,)

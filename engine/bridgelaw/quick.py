@@ -18,11 +18,11 @@ import operator
 
 from .bids import bid_table
 from .catalogue import coerce_fact
-from .conditions import Facts, MissingFact, code_of, namespace_base
+from .evaluation import Facts, MissingFact, Unread, code_of, namespace_base
 from .errors import InputError
 from .incidentbounds import _bounds, _fact_value
 from .incidentcode import check_closed, check_fact
-from .kit import for_code
+from .kit import RulingKit, for_code
 from .seats import FourHand
 from .values import _CALLS, _SEAT_BY_TEXT, MAX_CALL_LEVEL, Call, CallKind
 
@@ -238,14 +238,15 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
     """What :func:`bridgelaw.facts._settle` does for this code and kind, as one function written from the
     catalogue: the implied facts, each default and presumption, the straight-bridge declarer, each derivation
     whose inputs are known, the kind's offender. Where the general path would refuse, it raises."""
-    from .facts import (_check_proper_leader, _defaults, _derivations, _derive_facts, _derive_implied,
-                        _implies_anything, _kind_offender)
+    from .facts import _check_proper_leader, _defaults, _derivations, _derive_implied, _implies_anything
 
     code = ctx.code
+    if type(code) is RulingKit:  # its catalogue keeps no condition tree: the settler is written from the catalogue
+        common, kind = _with_trees(common, kind)
 
     ns: dict[str, Any] = {**namespace_base(), "_is": operator.is_, "_NONES": itertools.repeat(None),
                           "_Missing": MissingFact, "_value": code.value_of, "_kind": kind, "_kind_id": kind_id, "_common": common, "_code": code,
-                          "_implied": _derive_implied, "_derive_facts": _derive_facts, "_offender": _kind_offender,
+                          "_implied": _derive_implied, "_derive_facts": _derive_all, "_offender": _offender,
                           "_proper_leader": _check_proper_leader}
     lines = ["def _settle(f, notes):", "    f.code_value = _value"]
     add = lines.append
@@ -295,6 +296,32 @@ def _settler(ctx: _Code, kind_id: str, kind: Any, common: Any) -> Callable[[dict
     fn: Callable[[dict[str, Any], list[str]], Facts] = ns["_settle"]
     ctx.settlers[kind_id] = fn
     return fn
+
+
+def _with_trees(common: Any, kind: Any) -> tuple[Any, Any]:
+    """The catalogue's common facts and ``kind`` with their condition trees, where a ruling kit keeps none
+    (:class:`~bridgelaw.evaluation.Unread`): read from the catalogue itself then."""
+    if type(kind.offender_tree) is not Unread and not any(type(f.derive_tree) is Unread
+                                                          for f in (*common.values(), *kind.facts.values())):
+        return common, kind
+    from .catalogue import load_kinds
+
+    common, kinds = load_kinds()
+    return common, kinds[kind.id]
+
+
+def _offender(kind: Any, f: dict[str, Any], code: Any) -> None:
+    """:func:`bridgelaw.facts._kind_offender` of the kind with its offender's tree (a kit's kind keeps none)."""
+    from .facts import _kind_offender
+
+    _kind_offender(_with_trees({}, kind)[1], f, code)
+
+
+def _derive_all(f: dict[str, Any], common: Any, kind: Any) -> None:
+    """:func:`bridgelaw.facts._derive_facts` over the catalogue's derivations with their trees (a kit keeps none)."""
+    from .facts import _derive_facts
+
+    _derive_facts(f, *_with_trees(common, kind))
 
 
 def _bid_record(ctx: _Code, calls: tuple[Call, ...], at: int | None, dealer: Any, kind_id: str,

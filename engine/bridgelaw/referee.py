@@ -13,7 +13,7 @@ says ``no_provision`` and invents nothing.
 from __future__ import annotations
 
 
-from .conditions import Facts, MissingFact
+from .evaluation import Facts, MissingFact
 from .errors import InputError, RulingError
 from .quick import quick
 from .values import Call, Card, Effect, EffectKind, LawCitation, Option, Question, Ruling, Seat, Side
@@ -164,7 +164,7 @@ def _chooser(code: Code, kind: str, p: Provision, facts: Facts) -> str | tuple[s
         for phase in p.phases:
             why = code.seats.unfit_chooser(phase, chooser, facts)
             if why:
-                named = _named_by_incident(p, facts)
+                named = _named_by_incident(code, kind, p, facts)
                 if named:  # a player the incident named, where the law gives the choice: the incident is wrong
                     raise InputError(f"facts.{named}", f"{_show(facts[named])} cannot be the "
                                      f"{named.replace('_', ' ')} here ({why}): law {p.law} gives the choice to "
@@ -173,12 +173,15 @@ def _chooser(code: Code, kind: str, p: Provision, facts: Facts) -> str | tuple[s
     return chooser
 
 
-def _named_by_incident(p: Provision, facts: Facts) -> str:
+def _named_by_incident(code: Code, kind: str, p: Provision, facts: Facts) -> str:
     """The first fact the chooser reads that the incident names besides the dealer, the offender and the declarer
     (the loader proved the chooser fit for every seating of those; "" if it reads none)."""
     from .conditions import names_used
+    from .evaluation import Unread
     from .seats import SEATED
 
+    if any(type(t) is Unread for t in p.chooser_trees):  # a ruling kit's: the trees are the whole code's
+        p = next(q for q in code.by_kind.get(kind, ()) if q.full_id == p.full_id)
     names = sorted({n for t in p.chooser_trees for n in names_used(t)} - SEATED)
     return next((n for n in names if n in facts), "")
 

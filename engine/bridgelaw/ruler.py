@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 
-from .conditions import Env, Facts, MissingFact, _py, code_of, namespace_base
+from .evaluation import Facts, MissingFact, code_of, namespace_base
 from .values import (
     Call, Card, LawCitation, Question, Ruling, Seat, Side, TraceStep, _effect, _option, _ruling,
     _constant_effect, _shared_effect, _shared_option,
@@ -226,6 +226,8 @@ class Ruler:
     # -- the function
 
     def _compile(self) -> Callable[[Facts, list[str]], Ruling]:
+        from .conditions import Env, _py  # (the checker's: a kit's rulers are compiled when it is made)
+
         ref = self._referee
         code, provs = self.code, self.provisions
         env = Env({}, code.params)

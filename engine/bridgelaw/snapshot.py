@@ -32,13 +32,14 @@ import zlib
 from types import FunctionType
 
 from .cache import cache_path, key_of, load_entry, status, store
-from .conditions import _CODES, rebuild
-from .yamlsrc import Source
+from .evaluation import _CODES, rebuild
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from pathlib import Path
     from typing import Any
+
+    from .yamlsrc import Source
 
 __all__ = ["load", "load_kit", "save", "depends"]
 
@@ -170,9 +171,12 @@ class _Pickler(pickle.Pickler):
     """Pickles a compiled condition as its source and constants, and a law file as its name."""
 
     def __init__(self, file: Any, root: Path) -> None:
+        from .yamlsrc import Source  # (a snapshot is written after its law files were read: imported then)
+
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.root = root
         self.texts: set[str] = set()
+        self._source = Source
 
     def reducer_override(self, obj: Any) -> Any:
         if type(obj) is FunctionType:
@@ -181,33 +185,47 @@ class _Pickler(pickle.Pickler):
                 return NotImplemented  # a module's own function: by reference
             self.texts.add(made[0])
             return rebuild, made
-        if isinstance(obj, Source):
+        if isinstance(obj, self._source):
             return _source, (str(self.root.parent / obj.path) if not os.path.isabs(obj.path) else obj.path,
                              obj.path)
         return NotImplemented
 
 
 def _source(path: str, display: str) -> Source:
-    return _LazySource(path, display)
-
-
-class _LazySource(Source):
     """A law file a snapshot names: read (from its own cache entry) when something first asks for its text."""
+    cls = _LAZY.get("class")
+    if cls is None:
+        cls = _LAZY["class"] = _lazy_source()
+    return cls(path, display)  # type: ignore[no-any-return]
 
-    def __init__(self, path: str, display: str) -> None:  # noqa: D107 - nothing read yet
-        self.__dict__["path"] = display
-        self.__dict__["_file"] = path
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name == "_file":
-            raise AttributeError(name)
-        from pathlib import Path
+#: The class of :func:`_source`'s law files, made when a snapshot is first read whole (a ruling kit names none: a
+#: start that rules from one imports no YAML reader).
+_LAZY: dict[str, type] = {}
 
-        from .loader import _read_validated
 
-        real = _read_validated(Path(self.__dict__["_file"]), self.__dict__["path"])
-        self.__dict__.update(real.__dict__)
-        return getattr(self, name)
+def _lazy_source() -> type:
+    from .yamlsrc import Source
 
-    def __reduce__(self) -> Any:
-        return _source, (self.__dict__["_file"], self.__dict__["path"])
+    class _LazySource(Source):
+        """A law file a snapshot names: read (from its own cache entry) when something first asks for its text."""
+
+        def __init__(self, path: str, display: str) -> None:  # noqa: D107 - nothing read yet
+            self.__dict__["path"] = display
+            self.__dict__["_file"] = path
+
+        def __getattr__(self, name: str) -> Any:
+            if name.startswith("__") or name == "_file":
+                raise AttributeError(name)
+            from pathlib import Path
+
+            from .loader import _read_validated
+
+            real = _read_validated(Path(self.__dict__["_file"]), self.__dict__["path"])
+            self.__dict__.update(real.__dict__)
+            return getattr(self, name)
+
+        def __reduce__(self) -> Any:
+            return _source, (self.__dict__["_file"], self.__dict__["path"])
+
+    return _LazySource

@@ -30,12 +30,13 @@ from functools import cached_property, lru_cache
 from .cache import cached
 from .errors import LawFileError, did_you_mean
 from .resources import schema_dir, schema_path
-from .yamlsrc import Source, load_yaml
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from pathlib import Path
     from typing import Any, Mapping, Sequence
+
+    from .yamlsrc import Source
 
 __all__ = [
     "FieldSpec", "Wording", "KindSpec", "Vocabulary", "vocabulary", "load_vocabulary", "FIELD_TYPES", "PLACEHOLDER",
@@ -217,6 +218,8 @@ def load_vocabulary(path: Path | str, display: str | None = None) -> Vocabulary:
 
 
 def _build(path: Path, display: str) -> Vocabulary:
+    from .yamlsrc import load_yaml  # (a vocabulary read from the cache reads no YAML)
+
     src = load_yaml(path, display)
     _check_schema(src, path.with_name("effects.schema.json"))
     raw: Mapping[str, Any] = src.data["kinds"]
