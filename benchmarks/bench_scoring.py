@@ -66,8 +66,31 @@ def random_results(n: int, code: str, seed: int = 1913) -> list[dict]:
              "tricks": rnd.randint(3, 13), "honours": held if rnd.random() < 0.7 or strain != "NT" else "none"}
         if r["contract"].startswith("1S"):
             r["original_one_spade"] = rnd.random() < 0.5
+        consistent(r, rnd)
         out.append(r)
     return out
+
+
+def consistent(r: dict, rnd: random.Random) -> dict:
+    """``r`` with tricks its trump honours (stated, or dealt) can leave: a hand's honours each take the trick they
+    fall to unless a higher one beats them (bridgelaw refuses the others)."""
+    from bridgelaw.scoring import honours_of, read_hands
+    from bridgelaw.scoring.sheet import tricks_against_holding
+    from bridgelaw.values import Strain
+
+    strain = r["contract"][1:].rstrip("X")
+    if strain == "NT":
+        return r
+    held = r.get("honours")
+    if "deal" in r:
+        got = honours_of(read_hands(r["deal"], "deal"), Strain(strain))
+        held = {"side": got[0].value, "held": got[1]} if got else None
+    if not isinstance(held, dict):
+        return r
+    declaring = "NS" if r["declarer"] in "NS" else "EW"
+    while tricks_against_holding(held["side"], held["held"], declaring, r["tricks"]):
+        r["tricks"] = rnd.randint(3, 13)
+    return r
 
 
 def hand_deal(r: dict, premium: bool) -> dict:
@@ -263,7 +286,8 @@ def main() -> None:
         print("duplicate   endplay: not installed (pip install -e '.[bench]'): no peer measured")
 
     rnd = random.Random(84)
-    dealt = [{k: v for k, v in r.items() if k != "honours"} | {"deal": random_deal(rnd)} for r in dup[: n // 4]]
+    dealt = [consistent({k: v for k, v in r.items() if k != "honours"} | {"deal": random_deal(rnd)}, rnd)
+             for r in dup[: n // 4]]
     no_deal = [{k: v for k, v in r.items() if k != "deal"} for r in dealt]
     hands = [hands_of(r["deal"]) for r in dealt]
     for r, plain, h in zip(dealt, no_deal, hands):

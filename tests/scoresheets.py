@@ -66,12 +66,21 @@ def random_sheet(rnd: random.Random, only: str | None = None) -> dict[str, Any]:
                 left -= counts[s]
             if rnd.random() < 0.2:  # the dummy's own honours, counted apart from the declarer's (T13)
                 counts[dummy] = rnd.randint(0, left + (rnd.random() < 0.1))
+                left -= counts[dummy]
+            if counts and left > 0 and rnd.random() < 0.85:  # every honour is someone's: the rest to the declarer
+                counts[sheet["declarer"]] = counts.get(sheet["declarer"], 0) + left
             if counts:
                 sheet["honours"] = counts
         else:  # 'none' can be only at no trumps (two aces each); at a trump declaration the honours go unstated
             h = rnd.choice(["none", {"side": rnd.choice(["NS", "EW"]), "held": rnd.choice(HELD)}])
             if h != "none" or strain == "NT":
                 sheet["honours"] = h
+            if type(h) is dict and strain != "NT" and type(sheet["declarer"]) is str:  # mostly tricks the honours
+                from bridgelaw.scoring.sheet import tricks_against_holding  # can leave (each wins its trick)
+
+                declaring = "NS" if sheet["declarer"] in "NS" else "EW"
+                while tricks_against_holding(h["side"], h["held"], declaring, sheet["tricks"]) and rnd.random() < 0.9:
+                    sheet["tricks"] = rnd.randint(0, 13)
     if rnd.random() < 0.15:
         sheet["chicane"] = rnd.sample(SEATS, rnd.randint(1, 2))
     if rnd.random() < 0.25:
@@ -83,6 +92,8 @@ def random_sheet(rnd: random.Random, only: str | None = None) -> dict[str, Any]:
                                **({"column": rnd.choice(["honour", "trick"])} if rnd.random() < 0.5 else {})}]
     if rnd.random() < 0.3:
         sheet["dealer"] = rnd.choice(SEATS)
+        if game != "auction" and sheet["dealer"] != sheet["declarer"] and rnd.random() < 0.9:
+            sheet["dealer"] = sheet["declarer"]  # straight bridge: the dealer plays the combined hands
     if rnd.random() < 0.1:
         sheet["original_one_spade"] = rnd.random() < 0.5
     if rnd.random() < 0.15:  # one field spoiled

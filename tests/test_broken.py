@@ -132,3 +132,22 @@ def test_broken_kinds_file(path, tmp_path, monkeypatch, fresh_codes):
     assert e.path == "laws/kinds.d/zz-broken.yaml" and e.line is not None and e.column is not None
     if "at" in want:
         assert f"{e.line}:{e.column}" == want["at"]
+
+
+@pytest.mark.parametrize("line, error", [
+    ('  slam: ""', "topic slam: expected a description"),
+    ("  Slam: Grand slam", "expected a topic id of lower-case words joined by '-', got 'Slam'"),
+    ("  slam: [a, b]", "topic slam: expected a description"),
+])
+def test_a_broken_topic_is_refused_at_its_place(line, error, tmp_path):
+    """laws/topics.yaml: a topic's id is a word laws can name, its description one `bridgelaw topics` can print."""
+    from bridgelaw.catalogue import load_topics
+    from bridgelaw.errors import LawFileError
+
+    text = (ROOT / "laws" / "topics.yaml").read_text(encoding="utf-8")
+    assert "\n  slam: " in text
+    (tmp_path / "topics.yaml").write_text(
+        "\n".join(line if ln.startswith("  slam: ") else ln for ln in text.split("\n")), encoding="utf-8")
+    with pytest.raises(LawFileError) as info:
+        load_topics(str(tmp_path))
+    assert error in str(info.value) and "topics.yaml:" in str(info.value)

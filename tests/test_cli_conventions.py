@@ -156,3 +156,15 @@ def test_a_ruling_log_from_the_environment_is_named_as_the_variable(capsys, monk
     rc, out, err = run(capsys, monkeypatch, ["log"])
     assert rc == 2 and out == "" and err == (f"bridgelaw: BRIDGELAW_LOG: {tmp_path}: a directory, not a ruling log; "
                                              f"name a file in it, e.g. {tmp_path / 'rulings.sqlite3'}\n")
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["scroe", "x.yaml"], "invalid choice: 'scroe'"),
+    (["score", "--jsn", "x.yaml"], "unrecognized arguments: --jsn (did you mean '--json'?)"),
+    (["diff", "--rulngs", "wcny-1913", "wcny-1912"], "unrecognized arguments: --rulngs (did you mean '--rulings'?)"),
+])
+def test_an_unknown_command_or_option_is_followed_by_the_nearest(argv, says, capsys, monkeypatch):
+    rc, out, err = run(capsys, monkeypatch, argv)
+    assert rc == 2 and out == "" and err.startswith("usage: bridgelaw") and says in err, err
+    if argv[0] == "scroe":
+        assert "(did you mean 'score'?)" in err

@@ -331,6 +331,38 @@ def test_a_bid_of_more_than_seven_is_ruled_alike_at_the_table_and_from_its_recor
     assert any(bid in n and "more than seven" in n for n in recorded.notes)
 
 
+_STRAINS = {c: [s for s in bridgelaw.load_code(c).params["trick_values"]] for c in _AUCTION_FOUR_HAND}
+
+
+@settings(**FUZZ)
+@given(data=st.data())
+def test_whether_a_bid_of_more_than_seven_is_insufficient_is_read_alike_from_the_table_the_record_and_the_call(data):
+    """Over any last bid, a bid of more than seven is insufficient when it does not overbid it in value (equal
+    value with more tricks overbids, where the code ranks so): the table, the record and the call given all say
+    so in the derived fact ``sufficient``, and the three rule alike."""
+    from bridgelaw.table import Table
+
+    code = data.draw(st.sampled_from(_AUCTION_FOUR_HAND))
+    strains = _STRAINS[code]
+    prev = f"{data.draw(st.integers(1, 7))}{data.draw(st.sampled_from(strains))}"
+    bid = f"{data.draw(st.integers(8, 13))}{data.draw(st.sampled_from(strains))}"
+    values = bridgelaw.load_code(code).params["trick_values"]
+    worth = lambda b: int(b[:-2] if b.endswith("NT") else b[:-1]) * values[b[-2:] if b.endswith("NT") else b[-1]]
+    level = lambda b: int(b[:-2] if b.endswith("NT") else b[:-1])
+    expected = worth(bid) > worth(prev) or (worth(bid) == worth(prev) and level(bid) > level(prev))
+    t = Table(code, "S")
+    t.call("S", prev)
+    at_table = t.call("W", bid).ruling
+    recorded = bridgelaw.rule({"code": code, "irregularity": "impossible_bid", "dealer": "S", "auction": [prev, bid]})
+    told = bridgelaw.rule({"code": code, "irregularity": "impossible_bid", "dealer": "S", "offender": "W",
+                           "facts": {"call": bid, "previous_bid": prev, "innocent_side_has_bid": True,
+                                     "innocent_last_bid": prev}})
+    view = lambda r: ([e.to_dict() for e in r.effects], [(o.id, [e.to_dict() for e in o.effects]) for o in r.options],
+                      [q.fact for q in r.questions])
+    assert at_table is not None and view(recorded) == view(at_table) == view(told)
+    assert recorded.facts["sufficient"] is told.facts["sufficient"] is expected
+
+
 @pytest.mark.parametrize("inc, field, words", [
     ({"irregularity": "insufficient_bid", "auction": ["1S", "8NT"]}, "auction[1]", "only as the offending call"),
     ({"irregularity": "impossible_bid", "auction": ["8NT", "1S"], "offence_at": 1}, "auction[0]", "offending call"),

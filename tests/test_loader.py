@@ -121,7 +121,8 @@ def test_drop_leaves_out_a_parent_provision_a_restated_law_does_not_keep():
     p1908 = load_code("portland-1908")
     assert p1908.law("90").drop == ("revoke-penalty", "revoke-penalty-consultation")
     assert [p.id for p in p1908.law("90").provisions] == ["declarer-revokes", "adversary-revokes",
-                                                         "revoking-side-honours-only", "dummy-suggests-revoke-penalty"]
+                                                         "revoking-side-honours-only", "both-sides-honours-only",
+                                                         "dummy-suggests-revoke-penalty"]
     assert "revoke-penalty" in [p.id for p in load_code("portland-1904").law("90").provisions]
 
 

@@ -98,8 +98,19 @@ def _read_alike(text: str) -> int:
         if fast is None:
             continue
         taken += 1
+        # what a replay reads before any tag is made (the plain reader keeps the pairs as found), as the full
+        # reader's tags give it: every value (the first of a name, in the index's order), the count, the
+        # sections, the auction's plain calls
+        values, count = dict(fast.tag_values()), fast.tag_count()
+        sections = {name: fast.section(name) for name in ("Auction", "Play", "Deal")}
+        calls = sections["Auction"].plain_calls() if sections["Auction"] is not None else None
         full = _parse_full(gt, "f.pbn")
+        assert list(values.items()) == list(full.tag_values().items()) and count == len(full.tags)
+        if calls is not None:
+            assert calls == [e[0] if type(e) is tuple else e.text for e in full.section("Auction").entries]
         assert fast == full
+        for name, sec in sections.items():  # the tags, once made, hold the very sections given before
+            assert sec is (fast.tag(name).section if fast.tag(name) is not None else None)
         for a, b in zip(fast.tags, full.tags):
             assert (a.line, a.col) == (b.line, b.col)
             assert (a.section is None) == (b.section is None)

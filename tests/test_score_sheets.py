@@ -80,3 +80,79 @@ def test_schema_refuses_what_the_engine_refuses_for_shape():
         assert not validators()[0].is_valid(bad)
         with pytest.raises(InputError):
             bridgelaw.score(bad)
+
+
+# A sheet that gives neither honours nor the deal scores none, and says so on every path that scores it.
+_NO_HONOURS = [
+    ({"code": "wcny-1913", "declarer": "S", "contract": "4H", "tricks": 10}, "though the five trump honours"),
+    ({"code": "portland-1904", "declarer": "S", "contract": "H", "tricks": 8}, "though the five trump honours"),
+    ({"code": "wcny-1913", "declarer": "S", "contract": "3NT", "tricks": 9}, "if a side's scored"),
+    ({"code": "wcny-1913-three-hand", "dummy": "W", "declarer": "S", "contract": "2H", "tricks": 8},
+     "scores every player's"),
+    ({"code": "wcny-1913-three-hand", "dummy": "W", "declarer": "S", "contract": "2NT", "tricks": 8},
+     "though the four aces"),
+]
+
+
+def _said(notes, words):
+    return [n for n in notes if n.startswith("no honours are given: none are scored") and words in n]
+
+
+@pytest.mark.parametrize("sheet, words", _NO_HONOURS, ids=[f"{s['code']}-{s['contract']}" for s, _ in _NO_HONOURS])
+def test_a_sheet_giving_no_honours_says_that_none_are_scored_on_every_path(sheet, words):
+    from bridgelaw.api import score as api_score
+    from bridgelaw.scoring import score_general
+
+    assert len(_said(score_general(sheet).notes, words)) == 1  # the general path
+    assert len(_said(bridgelaw.score(sheet).notes, words)) == 1  # the fast path (four hands) ...
+    assert len(_said(bridgelaw.score(sheet).notes, words)) == 1  # ... and its play's rows remembered
+    assert len(_said(api_score(sheet)["notes"], words)) == 1  # the API's JSON
+    revoked = {**sheet, "revokes": [{"offender": "E", "choice": "add-value" if "portland" in sheet["code"]
+                                     else "points"}]}
+    assert len(_said(bridgelaw.score(revoked).notes, words)) == 1  # the deal core's own, with a revoke
+    rubber = {"code": sheet["code"], "deals": [{k: v for k, v in sheet.items() if k != "code"}] * 2}
+    for path in (bridgelaw.score, score_general):
+        deals = path(rubber).deals
+        assert [len(_said(d.notes, words)) for d in deals] == [1, 1]  # each deal of a rubber
+    nt = sheet["contract"].endswith("NT")
+    given = {**sheet, "honours": {"side": "NS", "held": "four_aces_in_one_hand" if nt else "four_in_one_hand"}
+             if "three" not in sheet["code"] else {"S": 3, "N": 1} if nt else {"S": 3, "N": 1, "E": 1}}
+    assert not _said(bridgelaw.score(given).notes, "") and not _said(score_general(given).notes, "")
+
+
+def test_a_rubber_sheet_printed_says_each_deals_notes(tmp_path):
+    import subprocess
+    import sys
+
+    f = tmp_path / "rubber.json"
+    f.write_text('{"code": "wcny-1913", "deals": [{"declarer": "S", "contract": "4H", "tricks": 10}]}')
+    out = subprocess.run([sys.executable, "-m", "bridgelaw.cli", "score", str(f)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "note: deal 1: no honours are given: none are scored" in out.stdout
+
+
+_FEW_TRICKS = [
+    ({"code": "wcny-1913", "declarer": "S", "contract": "1H", "tricks": 2,
+      "honours": {"side": "NS", "held": "five_in_one_hand"}}, "NS holding five in one hand win at least 5 tricks"),
+    ({"code": "portland-1904", "declarer": "S", "dealer": "S", "contract": "S", "tricks": 13,
+      "honours": {"side": "EW", "held": "five_in_one_hand"}}, "EW holding five in one hand win at least 5 tricks"),
+    ({"code": "wcny-1913", "declarer": "S", "contract": "1S", "tricks": 4,
+      "deal": "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"},
+     "NS holding five in one hand win at least 5 tricks"),
+    ({"code": "wcny-1913-three-hand", "dummy": "W", "declarer": "S", "contract": "2H", "tricks": 9,
+      "honours": {"N": 5}}, "N's 5 trump honours win at least 5 tricks in play for the adversaries"),
+]
+
+
+@pytest.mark.parametrize("sheet, words", _FEW_TRICKS, ids=[f"{s['code']}-{s['tricks']}" for s, _ in _FEW_TRICKS])
+def test_tricks_fewer_than_the_honours_win_in_play_are_scored_as_given_and_said(sheet, words):
+    """A hand's trump honours each take the trick they fall to unless a higher one beats them: fewer tricks can
+    only be conceded (a concession in error stands), so the sheet is scored as given, and the note says so."""
+    from bridgelaw.scoring import score_general
+
+    fast, general = bridgelaw.score(sheet), score_general(sheet)
+    assert fast == general
+    assert [n for n in general.notes if words in n and "only tricks conceded could leave so few" in n]
+    fewer = {**sheet, "tricks": 5 if sheet["tricks"] < 5 else 8} if "three" not in sheet["code"] else \
+        {**sheet, "tricks": 8}
+    assert not [n for n in score_general(fewer).notes if "only tricks conceded" in n]

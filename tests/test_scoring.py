@@ -96,10 +96,10 @@ def _three_hand(**kw):
 def test_three_hand_an_adversarys_revoke_leaves_both_adversaries_only_their_honours():
     # T7: the adversaries are partners for the hand, so the revoking side is both of them (law 84: "the value
     # of their honours is the only score that can be made by a revoking side"): no under-tricks for either
-    s = _three_hand(contract="4S", tricks=6, honours={"N": 1, "E": 2, "S": 1},
+    s = _three_hand(contract="4S", tricks=6, honours={"N": 1, "E": 2, "S": 2},
                     revokes=[{"offender": "E", "choice": "points"}])
     assert [(e.side.value, e.points, e.law) for e in s.entries] == [
-        ("S", 100, "84"), ("N", 2, "T13"), ("E", 4, "T13"), ("S", 2, "T13")]
+        ("S", 100, "84"), ("N", 2, "T13"), ("E", 4, "T13"), ("S", 4, "T13")]
 
 
 def test_three_hand_a_second_revoke_by_the_other_adversary_is_100():
@@ -110,8 +110,9 @@ def test_three_hand_a_second_revoke_by_the_other_adversary_is_100():
 
 
 def test_three_hand_a_declarers_revoke_of_a_made_contract_costs_his_trick_score():
-    s = _three_hand(contract="2HX", tricks=9, honours={"S": 2}, revokes=[{"offender": "S"}])
+    s = _three_hand(contract="2HX", tricks=9, honours={"S": 2, "N": 2, "E": 1}, revokes=[{"offender": "S"}])
     assert [(e.side.value, e.points, e.law) for e in s.entries] == [("N", 100, "84"), ("E", 100, "84"),
+                                                                     ("N", 16, "T13"), ("E", 8, "T13"),
                                                                      ("S", 16, "T13")]
 
 
@@ -122,9 +123,10 @@ def test_three_hand_a_renounce_from_the_dummys_hand_is_ruled_by_law_63_no_penalt
 
 
 def test_three_hand_both_sides_revoking_score_only_honours():
-    s = _three_hand(contract="2H", tricks=9, honours={"S": 1, "N": 1},
+    s = _three_hand(contract="2H", tricks=9, honours={"S": 1, "N": 1, "E": 3},
                     revokes=[{"offender": "N", "choice": "tricks"}, {"offender": "S"}])
-    assert [(e.side.value, e.points, e.law) for e in s.entries] == [("N", 8, "T13"), ("S", 8, "T13")]
+    assert [(e.side.value, e.points, e.law) for e in s.entries] == [("N", 8, "T13"), ("E", 24, "T13"),
+                                                                     ("S", 8, "T13")]
 
 
 def test_three_hand_revoke_tricks_count_toward_game_in_a_rubber():
@@ -158,3 +160,42 @@ def test_a_dummys_renounce_caps_no_side_at_twenty_eight():
     s = bridgelaw.score({"code": "american-1905", "declarer": "S", "contract": "H", "tricks": 10,
                          "revokes": [{"offender": "S"}]})
     assert s.totals()["NS"]["trick"] <= 28
+
+
+def test_the_fewest_tricks_a_holding_wins_is_known_for_every_trump_holding_and_never_above_a_deals():
+    """Every trump holding the parameters schema names has its fewest tricks (scoring.sheet._HOLDINGS); and for
+    every way the five honours can lie in the four hands, the holding held_of names never claims more of one hand
+    than the deal holds, nor another number of honours for the side."""
+    import itertools
+    import json
+
+    from bridgelaw.scoring.deal import held_of
+    from bridgelaw.scoring.sheet import _HOLDINGS, fewest_tricks
+    from bridgelaw.values import Side, Strain
+    from conftest import ROOT
+
+    schema = json.loads((ROOT / "schema" / "parameters.schema.json").read_text())
+    named = next(v for v in _walk(schema) if isinstance(v, dict) and "x-complete" in v
+                 and "five_in_one_hand" in v["x-complete"])["x-complete"]
+    assert set(named) == set(_HOLDINGS)
+    for n, e, s in itertools.product(range(6), repeat=3):
+        w = 5 - n - e - s
+        if w < 0:
+            continue
+        held = held_of(((Side.NS, n, s), (Side.EW, e, w)), Strain.H)
+        if held is None:
+            continue
+        a, b = (n, s) if held[0] is Side.NS else (e, w)
+        hi, total = _HOLDINGS[held[1]]
+        assert hi <= max(a, b) and total == a + b, (n, e, s, w, held)
+        assert fewest_tricks(hi, total) <= fewest_tricks(max(a, b), a + b)
+
+
+def _walk(node):
+    yield node
+    if isinstance(node, dict):
+        for v in node.values():
+            yield from _walk(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _walk(v)

@@ -828,3 +828,92 @@ def test_a_bug_is_one_line_in_the_desks_log_and_a_json_500(desk, monkeypatch, ca
     lines = [r.getMessage() for r in caplog.records if r.name == "bridgelaw.desk"]
     assert len(lines) == 1 and "\n" not in lines[0] and "KeyError" in lines[0] and "test_server.py" in lines[0]
     assert all(r.exc_info is None for r in caplog.records)  # no traceback anywhere
+
+
+def test_the_document_lists_exactly_the_routes_and_methods_the_desk_serves(desk):
+    """The document against the desk's routes: every path and method served is documented and no other; a method
+    the document does not list is a 405 naming the allowed ones; a documented GET takes no body and a documented
+    POST takes only the body its document states, so its other refusals (415, 400) are documented too."""
+    from bridgelaw.server import ROUTES
+
+    doc = desk.request("GET", "/openapi.json")[2]
+    served = {(path, m.lower()) for path, methods in ROUTES for m in methods}
+    documented = {(path, m) for path, item in doc["paths"].items() for m in item}
+    assert served == documented
+    for path, item in doc["paths"].items():
+        concrete = path.replace("{id}", "wcny-1913" if path.startswith("/codes") else "1").replace("{n}", "84")
+        allowed = {m.upper() for m in item} | ({"HEAD"} if "get" in item else set())
+        for method in ("GET", "POST", "PUT", "DELETE", "PATCH"):
+            if method in allowed:
+                continue
+            status, headers, body = desk.request(method, concrete)
+            assert status == 405 and set(headers["allow"].split(", ")) == allowed, (method, path, status)
+            assert one_error(body)["field"] == "method"
+        for method, op in item.items():
+            if method == "get":
+                assert "requestBody" not in op
+                continue
+            assert list(op["requestBody"]["content"]) == ["application/json"]
+            for header, value in (("Content-Type", "text/plain"), ("Content-Type", "application/json; charset=latin-1"),
+                                  ("Content-Type", "application/json; v=2"), ("Content-Encoding", "gzip")):
+                status, _, body = desk.request("POST", concrete, raw=b"{}", headers={
+                    "Content-Type": "application/json", header: value})
+                assert status == 415 and "415" in op["responses"], (path, header, value, status)
+                assert one_error(body)["field"] == header
+
+
+@pytest.mark.parametrize("raw, words", [
+    (b"\xef\xbb\xbf{}", "byte-order mark"),
+    (b'{"tricks": ' + b"9" * 5000 + b"}", "a number of 5000 digits"),
+    (b'{"tricks": -' + b"9" * 41 + b"}", "a number of 41 digits"),
+])
+def test_a_body_the_desk_cannot_read_as_sent_is_refused_in_its_own_words(desk, raw, words):
+    status, _, body = desk.request("POST", "/score", raw=raw, headers={"Content-Type": "application/json"})
+    err = one_error(body)
+    assert status == 400 and err["field"] == "body" and words in err["message"], body
+    assert "sys." not in err["message"] and "utf-8-sig" not in err["message"]
+
+
+@pytest.mark.parametrize("path, key, inner", [
+    ("/score", "result", {"code": "wcny-1913", "declarer": "S", "contract": "4H", "tricks": 10}),
+    ("/rule", "incident", {"code": "wcny-1913", "irregularity": "revoke"}),
+])
+def test_a_casebook_entry_sent_to_the_desk_is_refused_naming_the_field_it_wraps(desk, path, key, inner):
+    status, _, body = desk.request("POST", path + ("?log=false" if path == "/rule" else ""),
+                                   {"name": "an entry", key: inner})
+    err = one_error(body)
+    assert status == 422 and err["field"] == key and "casebook entry" in err["message"], body
+    assert desk.request("POST", path + ("?log=false" if path == "/rule" else ""), inner)[0] == 200
+
+
+_TOKEN = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyz0123456789-_.UTF"), min_size=1, max_size=12)
+
+
+@pytest.mark.timeout(120)
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(params=st.lists(st.tuples(st.one_of(st.just("charset"), _TOKEN), _TOKEN), max_size=3),
+       coding=st.one_of(st.none(), st.sampled_from(["identity", "gzip", "br", "deflate", "x-custom"])))
+def test_a_json_body_is_read_only_as_the_utf8_it_says_it_is(desk, params, coding):
+    """Content-Type with any parameters and any Content-Encoding: scored only where the body is declared UTF-8
+    (charset=utf-8 or none) and sent unencoded; else a 415 naming the header, never a body read otherwise."""
+    ctype = "; ".join(["application/json", *(f"{k}={v}" for k, v in params)])
+    headers = {"Content-Type": ctype, **({"Content-Encoding": coding} if coding else {})}
+    status, _, body = desk.request("POST", "/score", {"code": "wcny-1913", "declarer": "S", "contract": "4H",
+                                                      "tricks": 10}, headers=headers)
+    utf8 = all(k.lower() == "charset" and v.lower() in ("utf-8", "utf8") for k, v in params)
+    plain = coding in (None, "identity")
+    if utf8 and plain:
+        assert status == 200, (headers, body)
+    else:
+        assert status == 415 and one_error(body)["field"] == ("Content-Type" if not utf8 else "Content-Encoding"), \
+            (headers, body)
+
+
+@pytest.mark.parametrize("path, body, field, message", [
+    ("/auction", {"code": "wcny-1913", "dealer": "S", "calls": ["P"] * 3000}, "calls", "3000 items; at most"),
+    ("/score", {"code": "wcny-1913", "declarer": "S", "contract": "4H", "tricks": 10, "note": "x" * 900}, "note",
+     "900 characters; at most 500 are taken"),
+])
+def test_a_size_bound_broken_is_said_by_its_numbers_not_the_values_repr(desk, path, body, field, message):
+    got = desk.server.desk.checker.body("POST", path, body)
+    assert got is not None and got[0] == field and got[1].startswith(message) and "['P'" not in got[1], got

@@ -207,6 +207,13 @@ def unwrap(data: Any, key: str, marker: str) -> Any:
                 raise InputError(str(k)[:60], f"beside {key} in a casebook entry: "
                                  f"an entry has {', '.join(entry_keys)}: put the {key}'s own fields inside {key}")
         return data[key]
+    if isinstance(data, dict) and marker not in data and "code" not in data:  # a casebook entry, its key misspelt?
+        from .errors import did_you_mean
+
+        for k in data:
+            hint = did_you_mean(k, [key]) if isinstance(k, str) else ""
+            if hint:
+                raise InputError(k[:60], f"unknown field{hint}: a casebook entry gives its {key} under {key!r}")
     return data
 
 

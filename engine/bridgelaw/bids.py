@@ -24,12 +24,12 @@ _NONE = object()
 class BidTable:
     """One code's bids: ``rank`` (higher rank, higher bid), requisite bids, seven calls."""
 
-    __slots__ = ("code", "rank", "max_level", "_requisite", "_seven")
+    __slots__ = ("code", "rank", "max_level", "by_tricks", "_requisite", "_seven")
 
     def __init__(self, code: Any) -> None:
         self.code = code
         self.max_level = int(code.params.get("max_level", MAX_CALL_LEVEL))
-        by_tricks = code.params.get("bid_ranking", "value_then_tricks") == "value_then_tricks"
+        by_tricks = self.by_tricks = code.params.get("bid_ranking", "value_then_tricks") == "value_then_tricks"
         self.rank: dict[str, int] = {}
         for strain in code.params.get("trick_values") or {}:
             for level in range(1, MAX_CALL_LEVEL + 1):
@@ -42,6 +42,13 @@ class BidTable:
     def higher(self, call: Call, than: Call) -> bool:
         """Is bid ``call`` a higher declaration than bid ``than``?"""
         return self.rank[call.text] > self.rank[than.text]
+
+    def overbids(self, call: Call, than: Call) -> bool:
+        """Is bid ``call``, of any number of tricks (one of more than seven too, which no rank is kept for), a
+        higher declaration than bid ``than``: of greater value, or, at equal value, of more tricks where the code
+        ranks so?"""
+        v, w = self.code.value_of(call), self.code.value_of(than)
+        return v > w or (v == w and self.by_tricks and call.level > than.level)  # type: ignore[operator]
 
     def requisite(self, call: Call, over: Call) -> Call | None:
         """The lowest bid in ``call``'s strain higher than ``over`` (None: not within the code's highest level)."""

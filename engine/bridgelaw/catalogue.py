@@ -27,6 +27,8 @@ Cached on disk while none of those files changes (by content).
 
 from __future__ import annotations
 
+import re
+
 import os
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -167,6 +169,12 @@ def load_topics(root: str) -> frozenset[str]:
         topics = src.data.get("topics") if isinstance(src.data, dict) else None
         if not isinstance(topics, dict):
             raise src.error((), "expected a mapping 'topics:' of topic id to description")
+        for k, v in topics.items():  # ids as laws' topics: name them, descriptions as `bridgelaw topics` prints
+            if not isinstance(k, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", k):
+                raise src.error(("topics", k), f"expected a topic id of lower-case words joined by '-', got {k!r}")
+            if not isinstance(v, str) or not v.strip():
+                raise src.error(("topics", k), f"topic {k}: expected a description (what laws the topic gathers), "
+                                f"got {v!r}")
         return frozenset(topics)
 
     return cached(f"topics:{Path(root).resolve()}", [Path(root) / "topics.yaml"], build)  # type: ignore[no-any-return]

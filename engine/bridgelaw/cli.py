@@ -265,6 +265,14 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _notes(s: Any) -> list[str]:
+    """The score's notes, and each deal's of a rubber (what a deal's score presumed is said where it is given)."""
+    out = [f"note: {n}" for n in s.notes]
+    for i, d in enumerate(s.deals or (), 1):
+        out += [f"note: deal {i}: {n}" for n in d.notes]
+    return out
+
+
 def score_sheet(s: Any) -> str:
     """The score as the books print it: honours above the line, tricks below, a column for each side (each
     player, in three-hand)."""
@@ -295,8 +303,7 @@ def score_sheet(s: Any) -> str:
         lines.append(f"rubber: {s.rubber['won_by'] or 'tied'} by {s.rubber['difference']}")
     if s.settlement:
         lines.append(f"settlement: {json.dumps(s.settlement, ensure_ascii=False)}")
-    for n in s.notes:
-        lines.append(f"note: {n}")
+    lines += _notes(s)
     return "\n".join(lines)
 
 
@@ -311,8 +318,7 @@ def _player_sheet(s: Any, lines: list[str]) -> str:
     lines.append("totals: " + ", ".join(f"{p.value} {t.get(p.value, {}).get('total', 0)}" for p in s.players))
     if s.settlement:
         lines.append("settlement: " + ", ".join(f"{k} {v:+d}" for k, v in s.settlement.items()))
-    for n in s.notes:
-        lines.append(f"note: {n}")
+    lines += _notes(s)
     return "\n".join(lines)
 
 
@@ -689,7 +695,12 @@ def cmd_log(args: argparse.Namespace) -> int:
         raise InputError("--limit", f"expected a number of rulings from 1, got {args.limit}")
     from pathlib import Path
 
+    if args.csv and args.json:  # else one would be taken and the other dropped unsaid
+        raise InputError("--csv", "and --json are two formats for the one list: give one")
     path = Path(args.log).expanduser() if args.log else default_path()
+    if args.log and not path.parent.is_dir():  # a path mistyped: no log can be there, logged or not
+        raise InputError("--log", f"{args.log}: no such directory {str(path.parent)!r}: name the ruling log the "
+                         "desk writes (serve --log)")
     if not path.is_file() and not path.is_dir():  # a directory is refused by RulingLog, by name
         if args.csv:
             write_csv([], sys.stdout)
@@ -841,6 +852,36 @@ def _columns() -> int:
     return columns or 80
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors say what was meant: an unknown command or option is followed by the
+    nearest one (``did you mean``), as every other refusal of the command line is."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        import re
+
+        from .errors import did_you_mean
+
+        wrong = re.match(r"argument COMMAND: invalid choice: '([^']*)'", message)
+        if wrong:
+            sub = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
+            message += did_you_mean(wrong.group(1), list(sub.choices) if sub is not None else [])
+        elif message.startswith("unrecognized arguments: "):
+            flags = [o for a in self._every_action() for o in a.option_strings if o.startswith("--")]
+            for given in message[len("unrecognized arguments: "):].split():
+                if given.startswith("--"):
+                    message += did_you_mean(given.split("=", 1)[0], flags)
+                    break
+        super().error(message)
+
+    def _every_action(self) -> list[argparse.Action]:
+        out = list(self._actions)
+        for a in self._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for sp in a.choices.values():
+                    out += sp._actions
+        return out
+
+
 class _Unbuilt:
     """A command's parser not built, because another command was asked for."""
 
@@ -852,8 +893,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with ``only``, only that command's parser is built (a start builds the one it runs)."""
     from . import __version__
 
-    p = argparse.ArgumentParser(prog="bridgelaw", description="The historic laws of bridge as data, and a referee.",
-                                formatter_class=_Formatter)
+    p = _Parser(prog="bridgelaw", description="The historic laws of bridge as data, and a referee.",
+                formatter_class=_Formatter)
     p.add_argument("--version", action="version", version=f"bridgelaw {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from .loader import Code
 
 __all__ = ["Incident", "parse_incident", "derive", "higher", "requisite", "auction_result", "AuctionResult",
-           "callers", "caller", "other_players", "seven_call", "three_hand_players"]
+           "callers", "caller", "other_players", "seven_call", "sufficient", "three_hand_players"]
 
 
 #: The incident's shape is checked at the edge (bridgelaw.incident, against schema/incident.schema.json).
@@ -57,6 +57,12 @@ def higher(code: Code, call: Call, than: Call) -> bool:
     tricks is higher, where the code's ``bid_ranking`` says so (the code's bid table, :mod:`bridgelaw.bids`).
     """
     return bid_table(code).higher(call, than)
+
+
+def sufficient(code: Code, call: Call, over: Call | None) -> bool:
+    """Does bid ``call`` (a bid of more than seven too) overbid ``over``, the last bid before it (None: there is
+    none), so that it is no insufficient bid however many tricks it names?"""
+    return over is None or bid_table(code).overbids(call, over)
 
 
 def requisite(code: Code, call: Call, over: Call) -> Call | None:
@@ -181,7 +187,14 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
         kind = kinds[kind_id]
         f.pop("call", None)
     if isinstance(f.get("call"), OverSeven) and not inc.has_auction:
+        if isinstance(f.get("previous_bid"), Call) and f["previous_bid"].is_bid:
+            _sufficient_as_given(f, sufficient(code, f["call"], f["previous_bid"]))
         _over_seven(code, f.pop("call"), f, notes, "facts.call")
+    if not inc.has_auction and kind_id == "impossible_bid" and isinstance(f.get("call"), Call) \
+            and not isinstance(f["call"], OverSeven) and f["call"].is_bid and "previous_bid" not in f:
+        if f.setdefault("sufficient", False) is not False:  # a bid of seven or fewer is impossible only when insufficient
+            raise InputError("facts.sufficient", f"true cannot be: {f['call'].text}, a bid of seven or fewer, is an "
+                             "impossible bid only when it does not overbid the last bid and cannot be made sufficient")
     if not inc.has_auction and kind_id in ("insufficient_bid", "impossible_bid") \
             and isinstance(f.get("call"), Call) and isinstance(f.get("previous_bid"), Call):
         call, prev = f["call"], f["previous_bid"]
@@ -191,6 +204,8 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
             if req is not None:
                 f.setdefault("requisite_call", req)
             f.setdefault("seven_call", seven_call(code, _strain(call)))
+            if kind_id == "impossible_bid" and req is None:
+                _sufficient_as_given(f, False)
     if inc.has_auction:
         if inc.dealer is None:
             raise InputError("dealer", "is required with an auction record (calls are read from the dealer on)")
@@ -237,11 +252,20 @@ def _settle(code: Code, kind_id: str, kind: Kind, common: Mapping[str, FactSpec]
     return kind_id, Facts(f, code.value_of, tuple(presumed)), notes
 
 
+def _sufficient_as_given(f: dict[str, Any], shown: bool) -> None:
+    """Whether the bid overbids the previous bid, as its call and the previous bid show: given too, it must agree."""
+    had = f.setdefault("sufficient", shown)
+    if had is not shown:
+        call, prev = f.get("call"), f["previous_bid"]
+        raise InputError("facts.sufficient", f"{str(had).lower()} does not match the bids given: {call.text} "
+                         f"{'overbids' if shown else 'does not overbid'} {prev.text}")
+
+
 #: Facts an auction record shows, where it is given: given as well, they must agree with it.
 _RECORD_FACTS = frozenset(("succeeding_player", "third_player", "succeeding_player_has_bid", "succeeding_player_last_bid",
                            "third_player_has_bid", "third_player_last_bid", "doubled_player", "other_player"))
 #: ... and, for a kind whose record holds the offending call, the facts of that call.
-_RECORD_CALL_FACTS = frozenset(("call", "previous_bid", "requisite_call", "impossible", "seven_call",
+_RECORD_CALL_FACTS = frozenset(("call", "previous_bid", "requisite_call", "impossible", "seven_call", "sufficient",
                                 "innocent_side_has_bid", "innocent_last_bid"))
 
 
@@ -541,6 +565,7 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
                                  "before the penalty was demanded, short of closing the auction)")
             if prev_i is not None:
                 f["previous_bid"] = before[prev_i]
+            f["sufficient"] = sufficient(code, call, before[prev_i] if prev_i is not None else None)
             innocent = [c for c, s in zip(before, seats) if c.is_bid and adverse[s]]
             f["innocent_side_has_bid"] = bool(innocent)
             if innocent:
@@ -562,6 +587,8 @@ def _derive_auction(code: Code, inc: Incident, kind_id: str, f: dict[str, Any], 
             if req is not None:
                 f["requisite_call"] = req
             f["seven_call"] = seven_call(code, _strain(call))
+            if req is None:
+                f["sufficient"] = False
             innocent = [c for c, s in zip(before, seats) if c.is_bid and adverse[s]]
             f["innocent_side_has_bid"] = bool(innocent)
             if innocent:

@@ -181,7 +181,8 @@ ERRORS = {400: "bad request (malformed JSON, a missing or bad parameter or heade
           409: "the Idempotency-Key was used before, with a different request",
           408: "the request was not received in time", 411: "a body must come with a Content-Length (not chunked)",
           413: "request body too large",
-          415: "the body must be application/json", 422: "the input is wrong: one line naming the field",
+          415: "the body must be application/json, in UTF-8 (charset=utf-8 or none, no other parameter), with no "
+               "Content-Encoding", 422: "the input is wrong: one line naming the field",
           431: "the request line and headers are too large",
           503: "the desk is busy (too many connections, or the answer took too long)"}
 _EVERY = (400, 403, 405, 431, 503)  # any request may meet these (and 401 when the desk has a token)
@@ -397,8 +398,36 @@ class Checker:
         err = best_match(validator.iter_errors(body))
         if err is None:
             return None
+        while err.validator in ("anyOf", "oneOf") and err.context:  # the branch the body comes nearest to
+            err = _nearest_branch(err)
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
-        return where or "body", _short(err.message)
+        return where or "body", _short(_bound_message(err) or err.message)
+
+
+_BOUNDS = {"maxItems": ("items", "at most {} are taken"), "minItems": ("items", "at least {} are needed"),
+           "maxLength": ("characters", "at most {} are taken"), "minLength": ("characters", "at least {} are needed"),
+           "maxProperties": ("fields", "at most {} are taken"), "minProperties": ("fields", "at least {} are needed")}
+
+
+def _bound_message(err: Any) -> str:
+    """A size bound broken, said by its numbers (jsonschema's message begins with the whole value's repr)."""
+    what = _BOUNDS.get(err.validator)
+    if what is None or not hasattr(err.instance, "__len__"):
+        return ""
+    return f"{len(err.instance)} {what[0]}; {what[1].format(err.validator_value)}"
+
+
+def _nearest_branch(err: Any) -> Any:
+    """Of an ``anyOf``/``oneOf`` the body breaks every branch of, the first error of the branch it breaks least
+    (fewest errors, then the one nearest the top): a rubber's sheet is told what its rubber lacks, not that it is no deal —
+    and never the body's repr with "not valid under any of the given schemas"."""
+    from jsonschema.exceptions import best_match
+
+    by: dict[Any, list[Any]] = {}
+    for e in err.context:
+        by.setdefault(e.schema_path[0] if e.schema_path else 0, []).append(e)
+    branch = min(by.values(), key=lambda es: (len(es), min(len(e.absolute_path) for e in es)))
+    return best_match(branch)
 
 
 def _short(message: str, limit: int = 200) -> str:

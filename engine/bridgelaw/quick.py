@@ -44,7 +44,7 @@ _new = Facts.__new__
 #: Facts an auction record shows: given beside one, the general path compares them with it.
 _RECORDED = frozenset(("succeeding_player", "third_player", "succeeding_player_has_bid", "succeeding_player_last_bid",
                        "third_player_has_bid", "third_player_last_bid", "doubled_player", "other_player", "call",
-                       "previous_bid", "requisite_call", "impossible", "seven_call", "innocent_side_has_bid",
+                       "previous_bid", "requisite_call", "impossible", "seven_call", "sufficient", "innocent_side_has_bid",
                        "innocent_last_bid"))
 
 
@@ -359,6 +359,8 @@ def _bid_record(ctx: _Code, calls: tuple[Call, ...], at: int | None, dealer: Any
     if req is not None:
         f["requisite_call"] = req
     f["seven_call"] = seven
+    if req is None:
+        f["sufficient"] = False
     innocent = None
     while i >= 0:  # the innocent side's last bid before the offence (none after the previous bid)
         c = calls[i]

@@ -298,6 +298,8 @@ ROUTES: list[tuple[str, dict[str, Handler]]] = [
     ("/score", {"POST": lambda d, r: d.work(r, api.score, r.body)}),
     ("/auction", {"POST": lambda d, r: d.work(r, api.auction, r.body)}),
 ]
+#: The routes whose body is the field a casebook entry wraps (the CLI reads the entry; the desk, the field itself).
+WRAPPED = {"/rule": "incident", "/score": "result"}
 DRY: dict[str, Callable[[Any], Any]] = {"/rule": api.rule, "/log": _log_request, "/score": api.score,
                                         "/auction": api.auction, "/interview": api.interview}
 
@@ -374,6 +376,10 @@ class Endpoint:
         if method == "POST":
             req.body = await self._body(request, req.deadline)
             wrong = desk.checker.body(method, self.path, req.body)
+            if wrong and isinstance(req.body, dict) and WRAPPED.get(self.path) in req.body:
+                key = WRAPPED[self.path]
+                raise InputError(key, f"a casebook entry: the desk takes the {key} itself, not the entry around it "
+                                 f"(send the value of {key})")
             if wrong:  # the engine's own message if it has one (did you mean …), else the document's
                 try:
                     await desk.work(req, DRY[self.path], req.body)
@@ -407,6 +413,7 @@ class Endpoint:
         if ctype != "application/json":
             raise HttpError(415, "Content-Type", f"expected application/json, got {ctype or 'none'!r}",
                             close=self._body_unread(request))
+        _check_media_type(request.headers, close=self._body_unread(request))
         chunks, size = [], 0
         try:
             with anyio.fail_after(max(deadline - anyio.current_time(), 0.001)):
@@ -435,11 +442,22 @@ def parse_json(data: bytes) -> Any:
     if not data.strip():
         raise HttpError(400, "body", "expected a JSON document")
     try:
-        doc = json.loads(data.decode("utf-8"), parse_constant=_no_constant, object_pairs_hook=_once)
+        doc = json.loads(data.decode("utf-8"), parse_constant=_no_constant, object_pairs_hook=_once,
+                         parse_int=_whole)
     except _Twice as e:
         raise HttpError(400, "body", f"duplicate key {e.args[0][:60]!r} in one object: a later value would silently "
                                      "replace the first; give each field once") from None
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+    except _Long as e:
+        raise HttpError(400, "body", f"a number of {e.args[0]} digits: no field takes a number past "
+                                     f"{_MAX_DIGITS} digits") from None
+    except UnicodeDecodeError as e:
+        bom = data.startswith(b"\xef\xbb\xbf") or data[:2] in (b"\xff\xfe", b"\xfe\xff")
+        raise HttpError(400, "body", "not UTF-8: " + ("a byte-order mark begins the body; send JSON as UTF-8 without "
+                                     "one (RFC 8259 §8.1)" if bom else f"{e.reason} at byte {e.start}")) from None
+    except (ValueError, RecursionError) as e:
+        if data.startswith(b"\xef\xbb\xbf"):
+            raise HttpError(400, "body", "a byte-order mark begins the body; send JSON as UTF-8 without one "
+                                         "(RFC 8259 §8.1)") from None
         raise HttpError(400, "body", f"not valid JSON: {str(e).splitlines()[0][:200]}") from None
     stack: list[tuple[Any, str, int]] = [(doc, "", 0)]
     while stack:
@@ -483,6 +501,41 @@ def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         raise _Twice(next(k for k, _ in pairs if k in seen or seen.add(k)))  # type: ignore[func-returns-value]
     return obj
+
+
+_MAX_DIGITS = 40  # a number a body may write (the largest any field takes, a log id, has 19 digits)
+
+
+class _Long(Exception):
+    pass
+
+
+def _whole(text: str) -> int:
+    """A JSON integer, read only if it is of a length some field could take (Python's own limit, 4,300 digits,
+    would answer with advice on the interpreter)."""
+    if len(text) > _MAX_DIGITS + (text[0] == "-"):
+        raise _Long(len(text.lstrip("-")))
+    return int(text)
+
+
+def _check_media_type(headers: Any, close: bool) -> None:
+    """A JSON body as the desk reads it: UTF-8 (a ``charset`` may say so, RFC 8259 §8.1, and say nothing else),
+    with no other media-type parameter and no content coding — else the body would be read otherwise than the
+    client says it is."""
+    params = headers.get("content-type", "").split(";")[1:]
+    for p in params:
+        name, _, value = p.strip().partition("=")
+        name, value = name.strip().lower(), value.strip().strip('"').lower()
+        if name == "charset" and value not in ("utf-8", "utf8"):
+            raise HttpError(415, "Content-Type", f"charset {value!r}: JSON is UTF-8 (RFC 8259 §8.1); send the body "
+                            "as UTF-8, with charset=utf-8 or none", close=close)
+        if name and name != "charset":
+            raise HttpError(415, "Content-Type", f"application/json takes no parameter {name!r} (only charset=utf-8)",
+                            close=close)
+    coding = headers.get("content-encoding", "identity").strip().lower()
+    if coding not in ("", "identity"):
+        raise HttpError(415, "Content-Encoding", f"{coding!r}: the desk reads bodies as sent, not encoded; send the "
+                        "JSON itself (no Content-Encoding)", close=close)
 
 
 def _no_constant(name: str) -> Any:

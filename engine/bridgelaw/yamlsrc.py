@@ -8,7 +8,8 @@ rules:
   an integer; ``yes``, ``on``, ``0x1``, ``0o7``, ``1_0``, ``0b1001`` and dates
   are text, as YAML 1.2 reads them (YAML 1.1, PyYAML's default, made ``no`` a
   boolean and ``1_0`` the number ten). A whole number written as a decimal
-  (``50.0``, which a schema's "integer" would take for 50), ``.inf``, ``.nan``
+  (``50.0``, which a schema's "integer" would take for 50), one with a leading
+  zero (``012``: twelve to YAML 1.2, octal ten to YAML 1.1), ``.inf``, ``.nan``
   and explicit tags are refused;
 - **limits instead of crashes**: nesting deeper than :data:`limits.YAML_DEPTH`, an
   integer of more than :data:`limits.INT_DIGITS` digits, more than
@@ -346,6 +347,9 @@ def _scalar(text: str, style: str | None, fail: Callable[[int, int, str], LawFil
         digits = len(text.lstrip("+-"))
         if digits > MAX_INT_DIGITS:
             raise fail(line, col, f"an integer of {digits} digits: at most {MAX_INT_DIGITS} (quote it if it is text)")
+        if digits > 1 and text.lstrip("+-")[0] == "0":  # YAML 1.1 (and so many writers) read 012 as octal ten
+            raise fail(line, col, f"{text!r}: a number with a leading zero, which YAML 1.2 reads as {int(text)} and "
+                       f"YAML 1.1 as octal: write {int(text)} (or quote it if it is text)")
         return int(text)
     if _FLOAT.match(text):
         value = float(text.replace(".inf", "inf").replace(".Inf", "inf").replace(".INF", "inf").replace(".nan", "nan")

@@ -153,7 +153,7 @@ def read_pbn(source: Union[str, bytes], path: str = "<pbn>") -> list[PbnGame]:
     for g in iter_games(source, path):
         if isinstance(g, Refusal):
             raise g.error
-        if g.tags:
+        if g.tag_count():
             out.append(g)
     if not out:
         raise InputError(path, "no PBN game found: a game is tag pairs such as [Dealer \"N\"] (§3)")

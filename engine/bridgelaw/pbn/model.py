@@ -15,7 +15,7 @@ from typing import Any, Iterator
 
 from ..errors import InputError
 
-__all__ = ["Item", "Section", "Tag", "PbnGame", "AUCTION", "PLAY", "SUPPLEMENTAL"]
+__all__ = ["Item", "Section", "Tag", "PbnGame", "PlainTags", "AUCTION", "PLAY", "SUPPLEMENTAL"]
 
 AUCTION, PLAY, SUPPLEMENTAL = "auction", "play", "supplemental"
 
@@ -55,9 +55,11 @@ class Section:
 
     The reader keeps a plain call or card — no marker, annotation or commentary — as a small tuple
     ``(text, raw, line, col)`` in :attr:`entries`, so a long archive reads fast; :attr:`items` gives every
-    entry as an :class:`Item`."""
+    entry as an :class:`Item`. A section of nothing but plain calls (or the usual lines of four plain cards)
+    is kept as its lines until its entries are asked for (:meth:`plain_calls`, :meth:`plain_lines` give them
+    as they stand)."""
 
-    __slots__ = ("kind", "_entries", "rows", "comments", "stop", "_lines", "_line")
+    __slots__ = ("kind", "_entries", "rows", "comments", "stop", "_lines", "_line", "_spelling")
 
     def __init__(self, kind: str, items: list[Item] | None = None, rows: list[str] | None = None,
                  comments: tuple[str, ...] = ()) -> None:
@@ -72,6 +74,8 @@ class Section:
         # kept as those lines until the entries are asked for (the replay plays them as they stand)
         self._lines: list[str] | None = None
         self._line = 0
+        # an auction kept as its lines: each call's spelling -> its text (Pass -> P), as the reader has them
+        self._spelling: dict[str, str] | None = None
 
     @property
     def entries(self) -> list[Item | tuple[str, str, int, int]]:
@@ -80,30 +84,50 @@ class Section:
             self._unfold()
         return self._entries
 
-    def add_plain_lines(self, lines: list[str], number: int) -> None:
-        """The reader's usual lines of play (four plain cards each, one space apart), the first at line
-        ``number``, in a section that has nothing yet."""
+    def add_plain_lines(self, lines: list[str], number: int, spelling: dict[str, str] | None = None) -> None:
+        """The reader's usual lines of play (four plain cards each, one space apart), or (``spelling``: each
+        call's spelling and its text) its lines of plain calls one space apart, the first at line ``number``,
+        in a section that has nothing yet."""
         if self._entries or self._lines is not None:  # pragma: no cover - the reader adds them to a new section
             raise InputError("pbn", f"line {number}: plain lines added to a section that has entries")
-        self._lines, self._line = lines, number
+        self._lines, self._line, self._spelling = lines, number, spelling
 
     def empty(self) -> bool:
         """Has the section no calls or cards (nor rows)?"""
         return not self._lines and not self._entries and not self.rows
 
     def plain_lines(self) -> tuple[list[str], int, list[Item | tuple[str, str, int, int]]] | None:
-        """The section as the reader kept it: its usual lines of four cards, the first one's line number, and
-        what followed them (the ``*`` that ends the play); None once the entries have been asked for."""
-        return (self._lines, self._line, self._entries) if self._lines is not None else None
+        """The play section as the reader kept it: its usual lines of four cards, the first one's line number,
+        and what followed them (the ``*`` that ends the play); None once the entries have been asked for (or
+        for the lines of an auction: :meth:`plain_calls`)."""
+        return (self._lines, self._line, self._entries) if self._lines is not None and self._spelling is None \
+            else None
+
+    def plain_calls(self) -> list[str] | None:
+        """The auction's calls (their texts: ``P`` for ``Pass``) where the reader kept its lines of plain calls
+        as they stand; None once the entries have been asked for, or for any other section."""
+        spelling = self._spelling
+        if self._lines is None or spelling is None:
+            return None
+        return [spelling[w] for w in " ".join(self._lines).split(" ")]
 
     def _unfold(self) -> None:
-        lines, number, tail = self._lines, self._line, self._entries
+        lines, number, tail, spelling = self._lines, self._line, self._entries, self._spelling
         if lines is None:  # pragma: no cover - unfolded only while it holds plain lines
             return
         out: list[Item | tuple[str, str, int, int]] = []
-        for ln in lines:
-            out.extend(_four(ln, number))
-            number += 1
+        if spelling is not None:  # plain calls one space apart
+            for ln in lines:
+                col = 1
+                for w in ln.split(" "):
+                    out.append((spelling[w], w, number, col))
+                    col += len(w) + 1
+                number += 1
+            self._spelling = None
+        else:
+            for ln in lines:
+                out.extend(_four(ln, number))
+                number += 1
         if self.stop not in (-1, None):
             self.stop += len(out)  # type: ignore[operator]
         self._entries, self._lines = out + tail, None
@@ -169,11 +193,61 @@ class Tag:
         return d
 
 
+class PlainTags:
+    """A plain game's tag pairs as the reader found them, before any :class:`Tag` is made: the pairs
+    ``(name, value)`` in file order, each run of tag lines as (its first pair's place, its line), and the
+    sections of the ``[Auction]`` and ``[Play]`` tags by their pair's place. A replay reads the values and
+    the sections from it; :attr:`PbnGame.tags` makes the tags from it when first asked for."""
+
+    __slots__ = ("pairs", "runs", "sections")
+
+    def __init__(self, pairs: list[tuple[str, str]], runs: list[tuple[int, int]], sections: dict[int, Section]
+                 ) -> None:
+        self.pairs, self.runs, self.sections = pairs, runs, sections
+
+    def make(self) -> list[Tag]:
+        pairs, runs, sections = self.pairs, self.runs, self.sections
+        tags = []
+        for r, (start, line) in enumerate(runs):
+            end = runs[r + 1][0] if r + 1 < len(runs) else len(pairs)
+            for i in range(start, end):
+                name, value = pairs[i]
+                tags.append(Tag(name, value, (), sections.get(i), line + i - start, 1))
+        return tags
+
+    def section(self, name: str) -> Section | None:
+        """The section of the first tag of that name (only an [Auction] or [Play] tag has one here)."""
+        pairs = self.pairs
+        for i, sec in self.sections.items():  # (in the order of the pairs)
+            if pairs[i][0] == name:
+                return sec
+        return None
+
+
+class _Tags:
+    """:attr:`PbnGame.tags`: the game's tags, made from its :class:`PlainTags` the first time they are asked
+    for (a game read by the plain reader), else as given."""
+
+    def __get__(self, game: "PbnGame | None", owner: type | None = None) -> Any:
+        if game is None:
+            return None  # (the dataclass's default: no tags; __set__ makes it a new list)
+        tags = game._tag_list
+        if tags is None:
+            tags = game._tag_list = game._plain.make()  # type: ignore[union-attr]
+            game._plain, game._indexed = None, -1
+        return tags
+
+    def __set__(self, game: "PbnGame", value: list[Tag] | None) -> None:
+        game._tag_list = [] if value is None else value
+        game._plain = None
+
+
 @dataclass
 class PbnGame:
-    """One game of a PBN file (§3), as read."""
+    """One game of a PBN file (§3), as read. ``tags`` is a list of :class:`Tag` (made when first asked for,
+    for a game the plain reader read: :class:`PlainTags`)."""
 
-    tags: list[Tag] = field(default_factory=list)
+    tags: list[Tag] = _Tags()  # type: ignore[assignment]
     prologue: tuple[str, ...] = ()  # commentary and % lines before the first tag (§3.8: "at the begin of the game")
     lead: tuple[str, ...] = ()      # commentary-only chunks before the game (a file header, a comment between games)
     inherited: dict[str, str] = field(default_factory=dict, compare=False)  # §4.8: the values # and ## resolve to
@@ -186,8 +260,22 @@ class PbnGame:
     _index: dict[str, Tag] = field(default_factory=dict, compare=False, repr=False)
     _indexed: int = field(default=-1, compare=False, repr=False)  # how many tags the index was built from
     _values: dict[str, str] | None = field(default=None, compare=False, repr=False)  # the index's values
+    _plain: PlainTags | None = field(default=None, compare=False, repr=False)  # the tags not made yet
+
+    @classmethod
+    def plain(cls, tags: PlainTags, path: str, index: int, line: int, lead: tuple[str, ...], warnings: list[str]
+              ) -> "PbnGame":
+        """A game of the plain reader, its tags kept as :class:`PlainTags` until they are asked for."""
+        game = cls(None, (), lead, {}, path, index, line, warnings)  # type: ignore[arg-type]
+        game._tag_list, game._plain = None, tags
+        return game
 
     # -- tags
+
+    def tag_count(self) -> int:
+        """How many tag pairs the game has (a repeated one too)."""
+        plain = self._plain
+        return len(plain.pairs) if plain is not None else len(self.tags)
 
     def tag(self, name: str) -> Tag | None:
         """The first tag of that name (a repeated tag is ignored, §3.4)."""
@@ -214,6 +302,12 @@ class PbnGame:
     def tag_values(self) -> dict[str, str]:
         """Every tag's value by name as the file spells it (``#`` unresolved), the first of a repeated tag
         (§3.4); kept with the index (not to be changed: :meth:`values` gives a copy)."""
+        plain = self._plain
+        if plain is not None:  # (the first of a name is put last: it stays, where the index has it)
+            v = self._values
+            if v is None:
+                v = self._values = dict(reversed(plain.pairs))
+            return v
         if self._indexed != len(self.tags):
             self._reindex()
         v = self._values
@@ -233,8 +327,7 @@ class PbnGame:
         """The tag's value, with ``#`` and ``##`` resolved (§4.8); ``default`` when the game has no such tag."""
         if name in self.inherited:
             return self.inherited[name]
-        t = self.tag(name)
-        return default if t is None else t.value
+        return self.tag_values().get(name, default)
 
     def notes(self, section: str) -> dict[int, str]:
         """The note tags (§3.5.5, §3.6.5) that follow the auction or the play section."""
@@ -250,6 +343,9 @@ class PbnGame:
         return out
 
     def section(self, name: str) -> Section | None:
+        plain = self._plain
+        if plain is not None:
+            return plain.section(name)
         t = self.tag(name)
         return t.section if t is not None else None
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from .markers import MARKERS
-from .model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, Section, Tag
+from .model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, PlainTags, Section, Tag
 from .text import GameText
 from .values import EMBEDDING, TABLES, line_warning, table_warnings, value_warnings, version_warning
 
@@ -146,64 +146,73 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
     """A game in the plainest export format: each line a tag pair alone (no escape, no comment), or after
     ``[Auction]`` / ``[Play]`` a line of plain calls or cards one space apart (``^I``, ``^S``, ``^R``, ``^L``
     before one; the last may be ``*``). What the full reader gives for it, positions and all; None for any
-    other game (the full reader reads it, and names what is wrong). The usual lines of play, four cards, are
-    kept as they are (:meth:`Section.add_plain_lines`)."""
-    game = PbnGame(path=path, index=gt.index, line=gt.line,
-                   lead=tuple(["\n".join(lines) for _, lines in gt.lead]) if gt.lead else (),
-                   warnings=[f"{path}:{w}" for w in gt.warnings] if gt.warnings else [])
-    tags = game.tags
-    sections: list[Section] = []  # the auction and play sections made
-    lines = gt.lines
+    other game (the full reader reads it, and names what is wrong). Its tag pairs are kept as they were found
+    (:class:`PlainTags`: the tags are made when asked for), and an auction of plain calls alone, or the usual
+    lines of play, four cards, as they stand (:meth:`Section.add_plain_lines`)."""
+    if not gt.lines:
+        return None
+    text = gt.text
     first = gt.line
-    n = len(lines)
-    i = 0
-    while i < n:
+    pairs: list[tuple[str, str]] = []
+    runs: list[tuple[int, int]] = []
+    sections: dict[int, Section] = {}  # the auction and play sections made, by their tag's place
+    n = len(text)
+    pos = row = 0  # (row: the game's line where pos is)
+    while True:
         # a run of tag lines, matched at once
-        j = i
-        while j < n and lines[j][:1] == "[":
-            j += 1
-        if j == i:
+        m = _TAG_RUN.match(text, pos)
+        if m is None:
             return None  # a line of calls or cards with no section tag before it
-        block = "\n".join(lines[i:j])
+        block = m.group()
         found = _TAG_LINES.findall(block)
-        if len(found) != j - i:
+        k = block.count("\n") + 1
+        if len(found) != k:
             return None
-        number = first + i
-        for name, value in found:
-            kind = _SECTION_OF.get(name)
-            if kind is None:
-                tags.append(Tag(name, value, (), None, number, 1))
-            else:
-                sec = Section(kind)
-                sections.append(sec)
-                tags.append(Tag(name, value, (), sec, number, 1))
-            number += 1
-        sec = tags[-1].section
-        i = j
+        at = len(pairs)
+        runs.append((at, first + row))
+        if '[Auction "' in block or '[Play "' in block:
+            for i, (name, _) in enumerate(found, at):
+                kind = _SECTION_OF.get(name)
+                if kind is not None:
+                    sections[i] = Section(kind)
+        pairs.extend(found)
+        row += k
+        pos = m.end() + 1
+        if pos > n:
+            break
         # the calls or cards after the last of them
-        while j < n and lines[j][:1] != "[":
-            j += 1
-        if j == i:
-            continue
+        b = _BODY_RUN.match(text, pos)
+        if b is None:
+            return None  # (an empty line: a game of a brace comment)
+        sec = sections.get(len(pairs) - 1)
         if sec is None:
             return None
+        body = b.group()
+        k = body.count("\n") + 1
         if sec.kind == PLAY:
-            end = j - 1 if lines[j - 1] == "*" else j
-            body = lines[i:end]
-            if body and _USUAL_PLAY.fullmatch("\n".join(body)) is not None:
-                sec.add_plain_lines(body, first + i)  # the usual lines of play: four cards each
-                if end < j:
+            star = body.endswith("\n*")
+            core = body[:-2] if star else body
+            if _USUAL_PLAY.fullmatch(core) is not None:
+                sec.add_plain_lines(core.split("\n"), first + row)  # the usual lines of play: four cards each
+                if star:
                     sec.stop = 0
-                    sec._entries.append(Item("*", raw="*", line=first + end, col=1))
-                i = j
-                continue
-        if not _section_lines(sec, lines, i, j, first):
+                    sec._entries.append(Item("*", raw="*", line=first + row + k - 1, col=1))
+            elif not _section_lines(sec, gt.lines, row, row + k, first):
+                return None
+        elif _PLAIN_CALLS.fullmatch(body) is not None:
+            sec.add_plain_lines(body.split("\n"), first + row, _PLAIN_CALL)  # plain calls alone: as they stand
+        elif not _section_lines(sec, gt.lines, row, row + k, first):
             return None
-        i = j
-    for sec in sections:
+        row += k
+        pos = b.end() + 1
+        if pos > n:
+            break
+    for sec in sections.values():
         if sec.stop == -1:
             sec.stop = None
-    return game if tags else None
+    return PbnGame.plain(PlainTags(pairs, runs, sections), path, gt.index, gt.line,
+                         tuple(["\n".join(lines) for _, lines in gt.lead]) if gt.lead else (),
+                         [f"{path}:{w}" for w in gt.warnings] if gt.warnings else [])
 
 
 def _section_lines(sec: Section, lines: list[str], i: int, j: int, first: int) -> bool:
@@ -253,6 +262,11 @@ def _section_lines(sec: Section, lines: list[str], i: int, j: int, first: int) -
 _SECTION_OF = {"Auction": AUCTION, "Play": PLAY}
 _TAG_LINES = re.compile(r'^\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]$', re.M)  # (any other name: the full reader)
 _USUAL_PLAY = re.compile(r"(?:[SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9](?:\n|\Z))+")
+_TAG_RUN = re.compile(r"\[[^\n]*(?:\n\[[^\n]*)*")  # lines that begin with [
+_BODY_RUN = re.compile(r"[^\[\n][^\n]*(?:\n[^\[\n][^\n]*)*")  # lines that do not (and are not empty)
+# lines of nothing but the spellings of _PLAIN_CALL, one space apart
+_ONE_CALL = "(?:" + "|".join(sorted(map(re.escape, _PLAIN_CALL), key=len, reverse=True)) + ")"
+_PLAIN_CALLS = re.compile(f"{_ONE_CALL}(?:[ \n]{_ONE_CALL})*")
 
 
 def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | None = None) -> PbnGame:
@@ -260,14 +274,16 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
     game = _simple_game(gt, path)
     if game is None:
         game = _parse_full(gt, path)
-    if len(game.tag_values()) != len(game.tags):  # a name given twice
+    if len(game.tag_values()) != game.tag_count():  # a name given twice
         for seen, again in game.repeated():
             game.warnings.append(f"{path}:{again.line}:{again.col}: [{again.name} \"{again.value}\"] repeats "
                                  f"[{seen.name} \"{seen.value}\"] of line {seen.line} with another value: the first "
                                  "is read (§3.4: a tag pair that already occurred is ignored)")
     if game.notes_used or "Note" in game.tag_values():
         _check_notes(game, path)
-    said = value_warnings(game.tags, path)  # the value syntax (§3.4, §4), when the game is read
+    # the value syntax (§3.4, §4), when the game is read: a plain game's tags looked at, not kept (the game makes
+    # its own when they are asked for)
+    said = value_warnings(game.tags if game._plain is None else game._plain.make(), path)
     long = line_warning(gt.lines, gt.line, path)
     if long:
         said.insert(0, long)

@@ -121,7 +121,7 @@ def _boards_of(stream: Any, name: str, path: str, code: str | None, write: bool,
                 any_board = True
                 yield BoardResult(name, g.board or f"#{g.index}", g.index, g.line, REFUSED,
                                   reason=f"{g.error}", where=g.where, written=g.text if write else None)
-            elif not g.tags:
+            elif not g.tag_count():
                 if write:
                     from ..pbn.writer import write_game
 
@@ -211,7 +211,7 @@ def run_job(job: Job) -> BoardResult | Passthrough:
             if isinstance(g, Refusal):
                 return BoardResult(job.path, g.board or f"#{g.index}", g.index, g.line, REFUSED, reason=f"{g.error}",
                                    where=g.where, written=g.text if job.write else None)
-            if not g.tags:  # a game of nothing but commentary: written back, not a board
+            if not g.tag_count():  # a game of nothing but commentary: written back, not a board
                 from ..pbn.writer import write_game
 
                 return Passthrough(write_game(g))  # type: ignore[return-value]

@@ -245,7 +245,7 @@ class _Run:
 
     # ------------------------------------------------------------ the auction
 
-    def auction(self, items: list[Item], first: str, dealer: str) -> str | None:
+    def auction(self, section: Section | None, first: str, dealer: str) -> str | None:
         """Replay the calls (the seats as letters, the table's own spelling); None when the auction is over,
         else why it is not (unfinished)."""
         t = self.t
@@ -254,6 +254,26 @@ class _Run:
         skipped: list[str] = []
         started = False
         n = 0
+        calls = section.plain_calls() if section is not None and first == dealer and not self.events else None
+        if calls is not None and all(map(_is_plain_call, calls)):
+            # the common auction, plain calls alone from the dealer on: to the table at once, while it rules on
+            # none; a call it rules on or refuses is settled (or refused) here, as the loop below would
+            while True:
+                done, seat, ans = t.call_run(seat, calls, n, _AREFS)
+                n += done
+                if ans is None:
+                    break
+                x, item = calls[n], section.entries[n]  # type: ignore[union-attr]
+                n += 1
+                if isinstance(ans, InputError):  # (the table refuses a call once the auction is over: said so)
+                    if table.phase != "auction":
+                        raise Refused(self.at(item), f"{x}: a call after the auction ended ({_ended(t)})")
+                    raise Refused(self.at(item), f"{seat}'s {_call_words(x)}: {ans.message}")
+                self.call(seat, x, _AREFS[n] if n < 64 else f"A{n}", item, None, "", answered=ans)
+                seat = _LHO[seat]
+            items: list[Any] = []
+        else:
+            items = section.entries if section is not None else []
         tcall = t.call
         for item in items:
             if type(item) is tuple:  # a plain call: nothing marked, annotated or commented (the common case)
@@ -710,11 +730,11 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
             res.notes.append(f"{_tag_where(g, name)}: [{name} \"{vals[name]}\"] is not compared with the score here: "
                              "§4.2 gives the points of the [Scoring] method, the contract game's, and "
                              f"{code} scores by its own law")
-    tag = g.tag
-    auction_tag, play_tag = tag("Auction"), tag("Play")
+    given = g.tag_values()  # (the tags of the sections and of our remedies and events: no §4.8 value is theirs)
+    auction_v, play_v = given.get("Auction"), given.get("Play")
     dealer_v = vals.get("Dealer")
     if not dealer_v:
-        if auction_tag is not None:
+        if auction_v is not None:
             raise Refused(_tag_where(g, "Auction"), "[Auction] with no [Dealer]: the dealer must be filled before "
                                                     "the auction section (§3.1)")
         if vals.get("Contract") in (None, "", "?"):
@@ -728,14 +748,14 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     elif unknown:
         res.notes.append(f"[Deal] gives no hand for {', '.join(unknown)} (§3.4.11 '-'): revokes cannot be checked, "
                          "honours are not scored")
-    remedies = remedies_of(_tag_values(g, REMEDY_TAG)) if tag(REMEDY_TAG) else {}
+    remedies = remedies_of(_tag_values(g, REMEDY_TAG)) if REMEDY_TAG in given else {}
     events: dict[str, list[tuple[int, Event, str]]] = {}
-    if tag(EVENT_TAG):
+    if EVENT_TAG in given:
         values = _tag_values(g, EVENT_TAG)
         for k, (ev, (_, where)) in enumerate(zip(events_of(values), values), start=1):
             events.setdefault(ev.ref, []).append((k, ev, where))
     decl_v, contract_v, result_v = vals.get("Declarer"), vals.get("Contract"), vals.get("Result")
-    if auction_tag is None:
+    if auction_v is None:
         return _from_tags(g, code, dealer_v, deal, decl_v, contract_v, result_v, res)
     dealer = dealer_v if dealer_v in _SEAT_OF else seat_of(dealer_v, "Dealer", _tag_where(g, "Dealer")).value
     try:
@@ -746,22 +766,22 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
         deal_of(deal_v, _tag_where(g, "Deal"))  # says what is wrong with it, at the tag
         raise Refused(_tag_where(g, "Deal"), f"[Deal]: {e.message}") from None
     run = _Run(g, t, remedies, events, notes=res.notes)  # (its notes are the board's)
-    first = auction_tag.value if auction_tag.value in _SEAT_OF else \
-        seat_of(auction_tag.value, "Auction", _tag_where(g, "Auction")).value
-    not_over = run.auction(auction_tag.section.entries if auction_tag.section else [], first, dealer)
+    first = auction_v if auction_v in _SEAT_OF else seat_of(auction_v, "Auction", _tag_where(g, "Auction")).value
+    not_over = run.auction(g.section("Auction"), first, dealer)
     if not_over:
         raise Unfinished(not_over.split(": ", 1)[0], not_over.split(": ", 1)[1])
     res.contract, res.declarer = t.contract, t.declarer
     _check_outcome(g, t, decl_v, contract_v, res.declarer, res.contract)
+    play_sec = g.section("Play")
     if t.phase in ("new_deal", "passed_out"):
-        if play_tag is not None and play_tag.section and not play_tag.section.empty():
+        if play_sec is not None and not play_sec.empty():
             raise Refused(_tag_where(g, "Play"), f"a play section, but the deal ended in the auction ({_ended(t)})")
         _finish_refs(run)
         res.score = t.totals(t.result())
         res.status, res.source = SCORED, "auction"
         return t
     declarer = _SEAT_OF[res.declarer]  # type: ignore[index]
-    if play_tag is None or not play_tag.section or play_tag.section.empty():
+    if play_sec is None or play_sec.empty():
         if result_v not in (None, "", "?"):
             tricks = result_of(result_v, declarer, _tag_where(g, "Result"))
             if tricks is None:  # pragma: no cover - a Result that is given gives the tricks
@@ -770,13 +790,12 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
             return _score_tricks(t, tricks, res, "result", "no play recorded: the tricks are [Result]'s",
                                  _tag_where(g, "Result"))
         raise Unfinished(g.where(), f"{res.contract} by {t.declarer}: no play section and no [Result]")
-    lead = play_tag.value if play_tag.value in _SEAT_OF else \
-        seat_of(play_tag.value, "Play", _tag_where(g, "Play")).value
+    lead = play_v if play_v in _SEAT_OF else seat_of(play_v, "Play", _tag_where(g, "Play")).value  # type: ignore[arg-type]
     if lead != t.next_player():
         raise Refused(_tag_where(g, "Play"), f"[Play \"{lead}\"]: the opening lead is {t.next_player()}'s (the "
                                              f"declarer {t.declarer}'s left-hand adversary); §3.6 gives the opening "
                                              "leader's direction")
-    how, end, played = run.play(play_tag.section, lead)
+    how, end, played = run.play(play_sec, lead)
     if how == "done":
         run.check_revoke_marks()
         _finish_refs(run)

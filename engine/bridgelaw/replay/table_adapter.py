@@ -25,6 +25,7 @@ __all__ = ["TableAdapter", "Ruled", "chooser_named"]
 
 # the order of play from each leader, clockwise
 _ORDERS = {s: "NESWNES"["NESW".index(s):"NESW".index(s) + 4] for s in "NESW"}
+_LHO = {s: o[1] for s, o in _ORDERS.items()}  # each seat's left-hand opponent, the next to call
 # for each order of a play section's columns, and each leader: the seats in the order they play, each with
 # its column
 _PLANS = {cols: {lead: tuple((s, cols.index(s)) for s in _ORDERS[lead]) for lead in "NESW"}
@@ -196,6 +197,25 @@ class TableAdapter:
         if ans.ruling is not None:
             self._notes.append(_Note(ref))
         return ans
+
+    def call_run(self, seat: str, calls: list[str], k: int, refs: tuple[str, ...]
+                 ) -> tuple[int, str, Answer | InputError | None]:
+        """The record's plain calls from ``calls[k]`` on, the first by ``seat`` and each by the next player in
+        rotation (call ``i`` is the record's ``refs[i + 1]``), made while the table rules on none. Returns how
+        many were made, the seat of the next, and — where the table ruled on that one or refused it — the
+        table's answer (or error): that call is the caller's to settle."""
+        call = self.table.call
+        lho = _LHO
+        for i in range(k, len(calls)):
+            try:
+                ans = call(seat, calls[i])
+            except InputError as e:
+                return i - k, seat, e
+            if ans.ruling is not None:
+                self._notes.append(_Note(refs[i + 1] if i + 1 < len(refs) else f"A{i + 1}"))
+                return i - k, seat, ans
+            seat = lho[seat]
+        return len(calls) - k, seat, None
 
     def play_plain(self, order: str, j: int, cards: list[Any], base: dict[str, int], refs: tuple[str, ...]
                    ) -> tuple[int, Answer | InputError] | None:

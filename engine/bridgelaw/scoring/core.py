@@ -277,6 +277,8 @@ def score_core(rules: Rules, sheet: Sheet, who: Partnerships, where: str = ""
     who.honours(rules, sheet, cp, out)
     if sheet.honours_note:
         notes.append(sheet.honours_note)
+    if sheet.tricks_note:
+        notes.append(sheet.tricks_note)
     if not who.PENALTIES_FIRST:
         _penalties(sheet, out)
     if rules.premium is not None:

@@ -25,7 +25,7 @@ from .deal import honours_of, read_card_hands, read_hands, voids
 from .model import Row, Score
 from .plan import ContractPlan, Plan
 from .sheet import _MAX_TEXT as _MAX_NOTE  # the edge's bound on a note
-from .sheet import MAX_LIST, Revoke, Sheet, none_possible, original_one_spade
+from .sheet import FEWEST, MAX_LIST, Revoke, Sheet, none_possible, original_one_spade
 
 __all__ = ["PLAIN_KEYS", "score_plain", "plain_rows"]
 
@@ -88,8 +88,8 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
             return None
         if dealer is not None:
             dealer_seat = _SEATS.get(dealer) if type(dealer) is str else None
-            if dealer_seat is None:
-                return None
+            if dealer_seat is None or dealer_seat is not seated[0] and not plan.rules.auction:
+                return None  # (straight bridge: the dealer plays the combined hands; the general path says so)
         if note is not None and (type(note) is not str or len(note) > _MAX_NOTE):
             return None
         if revokes is not None:
@@ -98,6 +98,7 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
                 return None  # a revoke the general path names as wrong; a code that caps a revoking side's score
     row: Row | tuple[()] = ()
     held = None
+    unstated = ""  # the note on a sheet giving neither honours nor the deal (as the edge says it)
     if deal is not None or hands is not None:  # honours from the cards (stated as well, they are compared)
         if h is not None or (deal is not None and hands is not None):
             return None
@@ -110,18 +111,25 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
             return None  # chicane: the general path scores it
         held = honours_of(dealt, strain)
         if held is not None:
+            least = FEWEST.get(held[1])
+            if least and not cp.nt and (t if held[0]._value_ == seated[1][0] else 13 - t) < least:
+                return None  # tricks the honours dealt cannot leave in play: the general path scores them, with its note
             row = cp.honours.get((held[0]._value_, held[1]), ())  # a holding the code does not score: none
     elif type(h) is dict:
         side, held_key = h.get("side"), h.get("held")
         if len(h) != 2 or type(side) is not str or type(held_key) is not str:
             return None
         got = cp.honours.get((side, held_key))
-        if got is None:
-            return None
+        least = FEWEST.get(held_key)
+        if got is None or least and not cp.nt and (t if side == seated[1][0] else 13 - t) < least:
+            return None  # a holding the code lacks (the general path refuses it), or tricks it cannot leave in play
+            # (the general path scores them, with its note)
         row = got
         if revoked:  # the deal core reads the holding (a side and its key)
             held = (_SIDES[side], held_key)
-    elif h is not None and (h != "none" or not none_possible(plan.rules, cp.contract.strain)):
+    elif h is None:
+        unstated = cp.unstated
+    elif h != "none" or not none_possible(plan.rules, cp.contract.strain):
         return None  # 'none' where the code's table always scores a side's honours: the general path refuses it
     seat, declaring, defending = seated
     original, spade_note = False, ""
@@ -133,7 +141,8 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
     if revoked:  # the deal core scores the revokes (through the code's provisions) and the rest
         if held is not None and (held[0]._value_, held[1]) not in cp.honours:
             held = None  # a holding this code does not score
-        sheet = Sheet(seat, dealer_seat, cp.contract, t, held, None, (), revoked, (), original, None, spade_note)
+        sheet = Sheet(seat, dealer_seat, cp.contract, t, held, None, (), revoked, (), original, None, spade_note,
+                      unstated)
         try:
             rows, notes, _ = score_core(plan.rules, sheet, PARTNERSHIPS, "")
         except InputError:
@@ -141,7 +150,8 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
         return tuple(rows), tuple(notes)
     key = (declaring[0], t, original, spade_note)
     hit = cp.played.get(key) or _played(plan, cp, key, declaring, defending)
-    return (hit[0] + (row, *hit[1]) if row else hit[0] + hit[1] if hit[1] else hit[0]), hit[2]  # type: ignore[operator]
+    return ((hit[0] + (row, *hit[1]) if row else hit[0] + hit[1] if hit[1] else hit[0]),  # type: ignore[operator]
+            (*hit[2], unstated) if unstated else hit[2])
 
 
 def _played(plan: Plan, cp: ContractPlan, key: tuple[str, int, bool, str], declaring: tuple[str, ...],

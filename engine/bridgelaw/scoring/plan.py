@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..values import Side, Strain
 from .model import Contract, Row
 from .rules import DOUBLINGS, Rules, one_spade_limit_applies
+from .sheet import unstated_honours_note
 
 __all__ = ["Plan", "ContractPlan", "plan_of"]
 
@@ -26,7 +27,7 @@ class ContractPlan:
 
     __slots__ = ("contract", "book", "level", "strain", "doubled", "value", "per", "needed", "trick_law",
                  "trick_shown", "trick_suffix", "bonus", "bonus_law", "dbl", "under", "under_law", "limit_if_original",
-                 "limit_always", "nt", "honours", "played")
+                 "limit_always", "nt", "honours", "played", "unstated")
 
     def __init__(self, plan: "Plan", contract: Contract) -> None:
         rules = plan.rules
@@ -62,6 +63,7 @@ class ContractPlan:
         self.limit_always = one_spade_limit_applies(rules, level, strain, doubled, False)
         self.limit_if_original = one_spade_limit_applies(rules, level, strain, doubled, True)
         self.honours = plan.honour_rows(strain)
+        self.unstated = unstated_honours_note(rules, contract.strain)  # the note on a sheet giving no honours
         #: a plain deal's play (no revokes) by (the declaring side, its tricks, the original one spade, the note on
         #: it): its rows, the premium's rows (duplicate) and its notes, as :func:`.core.play` and
         #: :func:`.core.premium` make them (remembered: they depend on nothing else; rows are immutable)

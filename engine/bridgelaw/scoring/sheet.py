@@ -9,7 +9,11 @@ laws the code has, revoke counts. Facts the rest of the sheet determines are der
 - honours and chicane from the ``deal`` (given as well, they must agree with it);
 - ``original_one_spade``, where the code's dealer must declare: a one-spade contract the dealer plays can only be
   his original declaration, one another player plays cannot (given as well, it must agree);
-- the dummy of a four-hand deal is the declarer's partner (given, it must be).
+- the dummy of a four-hand deal is the declarer's partner (given, it must be); in straight bridge the declarer is
+  the dealer (given, he must be).
+
+What the sheet leaves to a presumption is said in a note: no honours given (none are scored), tricks fewer than the
+trump honours stated win in play (scored as given: only a concession could leave so few).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from .model import Contract
 from .rules import Rules
 
 __all__ = ["Sheet", "Revoke", "Penalty", "read_sheet", "read_penalties", "parse_contract", "original_one_spade",
-           "DEAL_KEYS", "NO_PLAY_KEYS"]
+           "DEAL_KEYS", "NO_PLAY_KEYS", "unstated_honours_note"]
 
 DEAL_KEYS = ("code", "dealer", "declarer", "contract", "tricks", "deal", "honours", "chicane", "revokes",
              "penalties", "original_one_spade", "dummy", "note", "new_deal")
@@ -72,7 +76,9 @@ class Sheet:
     original_one_spade: bool
     dummy: Seat | None
     spade_note: str = ""
-    honours_note: str = ""  # three-hand: a presumption about how the declarer's and the dummy's honours lie
+    honours_note: str = ""  # a presumption about the honours: none scored where none are given (and, three-hand,
+    # how the declarer's and the dummy's lie)
+    tricks_note: str = ""  # tricks fewer than the honours stated win in play: possible only by a concession in error
 
 
 # --------------------------------------------------------------------------
@@ -296,6 +302,40 @@ def _refuse_none(rules: Rules, strain: Strain, where: str) -> None:
                      "the deal (or leave honours out where the sheet does not record them)")
 
 
+def unstated_honours_note(rules: Rules, strain: Strain) -> str:
+    """The note on a sheet that gives neither honours nor the deal: none are scored, and the note says so — and, where
+    every way the honours can fall scores (a trump declaration; three-hand, every ace), that the sheet must be
+    silent on honours it does not record, not saying that none were held. Made once for each code and kind of
+    declaration, and kept on its rules."""
+    memo: dict[bool, str] | None = rules.__dict__.get("_unstated_note")
+    if memo is None:
+        memo = {}
+        object.__setattr__(rules, "_unstated_note", memo)
+    nt = strain is Strain.NT
+    hit = memo.get(nt)
+    if hit is None:
+        hit = memo[nt] = _unstated_note(rules, strain)
+    return hit
+
+
+def _unstated_note(rules: Rules, strain: Strain) -> str:
+    nt = strain is Strain.NT
+    what = "four aces" if nt else "five trump honours"
+    if rules.three:
+        table = rules.by_player_no_trump if nt else rules.by_player_trump
+        if _none_possible_by_player(rules, strain):
+            return "no honours are given: none are scored (give each player's count, or the deal, if any scored)"
+        return (f"no honours are given: none are scored, though the {what} are all dealt to the players and law "
+                f"{next(iter(table.values()))[1]} scores every player's; give each player's count (or the deal) "
+                "where the sheet records them")
+    table = rules.honours_no_trump if nt else rules.honours_trump
+    if none_possible(rules, strain):
+        return "no honours are given: none are scored (give honours, or the deal, if a side's scored)"
+    return (f"no honours are given: none are scored, though the {what} are all dealt and law "
+            f"{next(iter(table.values()))[1]} scores one side's however they fall; give honours {{side: NS|EW, held: "
+            "...} (or the deal) where the sheet records them")
+
+
 def _stated_honours(rules: Rules, h: Any, strain: Strain, where: str) -> tuple[Side, str] | None:
     if h is None:
         return None
@@ -352,6 +392,36 @@ def _check_against_voids(held: tuple[Side, str] | None, void: tuple[Seat, ...], 
                          f"honours are all in one hand: {key} cannot be")
 
 
+#: Of a side's holding of trump honours (its key in a code's table): the most one hand of it holds, at the fewest,
+#: and how many of the five the side holds. Cards, not law: each honour a hand holds is played to a trick of its
+#: own, and is beaten there only by a higher honour the other side holds (a trump is beaten only by a higher one).
+_HOLDINGS = {"five_in_one_hand": (5, 5), "four_in_one_hand_fifth_in_partners": (4, 5), "five_between_partners": (3, 5),
+             "four_in_one_hand": (4, 4), "four_between_partners": (2, 4), "three_between_partners": (2, 3)}
+
+
+def fewest_tricks(hi: int, total: int) -> int:
+    """The fewest tricks a side can win at a trump declaration when one hand of it holds ``hi`` of the five trump
+    honours and the side ``total``: that hand's honours fall in ``hi`` tricks, and the other side's ``5 - total``
+    honours can take at most one of them each."""
+    return max(hi - (5 - total), 0)
+
+
+#: The fewest tricks each holding of trump honours wins its side (:func:`fewest_tricks`), by its key.
+FEWEST = {key: fewest_tricks(hi, total) for key, (hi, total) in _HOLDINGS.items()}
+
+
+def tricks_against_holding(side: str, key: str, declaring: str, tricks: int) -> str:
+    """The note on ``tricks`` (the declaring side's) fewer than the holding ``key`` of ``side`` wins in play at a
+    trump declaration, or ``""``: only tricks conceded could leave so few."""
+    least = FEWEST.get(key, 0)
+    won = tricks if side == declaring else 13 - tricks
+    if won >= least:
+        return ""
+    return (f"{side} holding {key.replace('_', ' ')} win at least {least} tricks in play (each of those honours "
+            f"takes the trick it falls to, unless a higher one beats it), but the tricks say they won {won}: scored "
+            "as given (only tricks conceded could leave so few) — if none were, the tricks or the honours are wrong")
+
+
 def _three_hand_counts(rules: Rules, h: Any, strain: Strain, declarer: Seat, dummy: Seat,
                        players: tuple[Seat, ...], where: str) -> tuple[dict[Seat, tuple[int, int]], str]:
     """Each player's (count, most in one hand) from a sheet's counts, and a note of any presumption. The declarer's
@@ -381,6 +451,10 @@ def _three_hand_counts(rules: Rules, h: Any, strain: Strain, declarer: Seat, dum
     total = sum(n for n, _ in out.values()) + (in_dummy or 0)
     if total > most:
         raise InputError(f"{where}honours", f"a deal holds {most} {what}; these counts add up to {total}")
+    if total < most:  # every one is dealt, to a player or the dummy packet, and (T13) counted for someone
+        raise InputError(f"{where}honours", f"a deal holds {most} {what}, all dealt to the players (the dummy's "
+                         f"counted in the declarer's); these counts add up to {total}: give every player's count "
+                         f"so that they add up to {most} (or the deal)")
     note = ""
     if in_dummy is not None:
         own = out.get(declarer, (0, 0))[0]
@@ -460,6 +534,7 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
     dummy = None
     honours_note = ""
     held: tuple[Side, str] | None
+    raw_held: tuple[Side, str] | None
     chicane: tuple[Seat, ...]
     counts: Mapping[Seat, tuple[int, int]] | None
     players: tuple[Seat, ...] | None
@@ -490,7 +565,10 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
         else:
             counts, honours_note = _three_hand_counts(rules, result.get("honours"), strain, declarer, dummy,
                                                       players, where)
-        held, chicane = None, ()
+            if "honours" not in result:
+                honours_note = unstated_honours_note(rules, strain)
+        held = raw_held = None
+        chicane = ()
     else:
         if "dummy" in result and _seat(result["dummy"], f"{where}dummy") is not declarer.partner:
             raise InputError(f"{where}dummy", f"the dummy is the declarer's partner, {declarer.partner.value}")
@@ -498,7 +576,7 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
         counts = None
         dealt = _dealt(result, hands, where)
         if dealt is not None:
-            held = honours_of(dealt, strain)
+            held = raw_held = honours_of(dealt, strain)
             table = rules.honours_no_trump if strain is Strain.NT else rules.honours_trump
             if held is not None and held[1] not in table:
                 held = None  # a holding this code does not score
@@ -514,16 +592,49 @@ def read_sheet(rules: Rules, result: Mapping[str, Any], where: str = "", hands: 
                     raise InputError(f"{where}chicane", f"the deal shows {', '.join(s.value for s in chicane) or 'no hand'}"
                                      " void of trumps: give the deal or the chicane, or make them agree")
         else:
-            held = _stated_honours(rules, result.get("honours"), strain, where)
+            held = raw_held = _stated_honours(rules, result.get("honours"), strain, where)
+            if "honours" not in result:
+                honours_note = unstated_honours_note(rules, strain)
             chicane = _stated_chicane(rules, result.get("chicane"), strain, where) if "chicane" in result else ()
             if chicane:
                 _check_against_voids(held, chicane, where)
+    tricks_note = ""
+    if strain is not Strain.NT:  # (the holding as dealt, scored by the code or not)
+        tricks_note = _check_tricks_against_honours(declarer, tricks, raw_held, counts, dealt is not None or (
+            isinstance(result.get("honours"), Mapping) and dummy is not None and dummy.value in result["honours"]),
+            where)
+    if not rules.auction and dealer is not None and declarer is not dealer:
+        raise InputError(f"{where}declarer", f"in straight bridge the dealer plays the combined hands (his partner "
+                         f"is the dummy): the dealer is {dealer.value}, so the declarer is {dealer.value}, not "
+                         f"{declarer.value}")
     revokes = _revokes(result, where) if "revokes" in result else ()
     penalties = read_penalties(rules, result, where, players) if "penalties" in result else ()
     original, note = (original_one_spade(rules, result, contract, declarer, dealer, where)
                       if contract.level == 1 or "original_one_spade" in result else (False, ""))
     return Sheet(declarer, dealer, contract, tricks, held, counts, chicane, revokes, penalties, original, dummy, note,
-                 honours_note)
+                 honours_note, tricks_note)
+
+
+def _check_tricks_against_honours(declarer: Seat, tricks: int, held: tuple[Side, str] | None,
+                                  counts: Mapping[Seat, tuple[int, int]] | None, split_known: bool,
+                                  where: str) -> str:
+    """The note on tricks fewer than the trump honours stated (or dealt) win in play, or ``""``: a hand holding
+    honours wins the tricks they fall to (:func:`fewest_tricks`), so such a sheet can be right only where tricks
+    were conceded (a concession in error stands; hands thrown in leave the score as claimed) — scored as given,
+    and said. Three-hand: each adversary's own hand, and
+    the declarer's where his and the dummy's are known apart (else split as evenly as they can be)."""
+    if held is not None:
+        return tricks_against_holding(held[0].value, held[1], declarer.side.value, tricks)
+    for seat, (n, most) in (counts or {}).items():  # three-hand: the adversaries are partners for the hand (T7)
+        mine = seat is declarer
+        least = fewest_tricks(most if split_known or not mine else (n + 1) // 2, n)
+        won = tricks if mine else 13 - tricks
+        if won < least:
+            return (f"{seat.value}'s {n} trump honours win at least {least} tricks in play for "
+                    f"{'him' if mine else 'the adversaries'} (each takes the trick it falls to, unless a higher one "
+                    f"beats it), but the tricks leave {won}: scored as given (only tricks conceded could leave so "
+                    "few) — if none were, the tricks or the honours are wrong")
+    return ""
 
 
 def _dealt(result: Mapping[str, Any], hands: Mapping[str, Any] | None, where: str) -> Hands | None:

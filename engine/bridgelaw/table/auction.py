@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import IllegalActionError, InputError, MalformedActionError, OutOfTurnError
-from ..facts import higher, seven_call
-from ..values import Call, Ruling, Seat
+from ..facts import higher, seven_call, sufficient
+from ..values import Call, OverSeven, Ruling, Seat
 from .base import TableParts, _BID_TEXT, _CALL_TEXTS, _HIGHER, _LEGAL, _LHO, _PARTNER, _SIDE, Answer
 from .effects import _no_double_entry
 from .state import CallRecord
@@ -293,6 +293,7 @@ class Auction(TableParts):
         facts: dict[str, Any] = {"seven_call": seven_call(self.code, strain).text}
         if bids:
             facts["previous_bid"] = bids[-1][1]
+        facts["sufficient"] = sufficient(self.code, OverSeven(text), Call(bids[-1][1]) if bids else None)
         innocent = [c for w, c in bids if self._adverse(w, s)]
         facts["innocent_side_has_bid"] = bool(innocent)
         if innocent:

@@ -146,6 +146,7 @@ class Persistence(TableParts):
         from .schema import validate_state
 
         validate_state(data)
+        _check_seal(data)
         t = Table(data["code"], data["dealer"], data["deal"], data["detect"])
         if not isinstance(t, cls):
             raise TableStateError("state.code", f"{data['code']} is played at a {t.variant} table, not {cls.__name__}")
@@ -197,6 +198,27 @@ def _entry_from(raw: Any, where: str) -> HistoryEntry:
         return HistoryEntry.from_dict(raw)
     except (KeyError, TypeError, ValueError) as e:
         raise MalformedActionError(where, f"not an action: {e}") from None
+
+
+def _check_seal(data: Mapping[str, Any]) -> None:
+    """A state is the state of the code, deal, dealer and detection it was written with (its seal): one whose
+    ``code`` (or deal, dealer, ...) was changed is refused naming that field, even where its history replays the
+    same under the new one."""
+    from ..loader import code_ids
+    from .state import seal_of
+
+    given = {k: data[k] for k in ("code", "variant", "dealer", "deal", "detect")}
+    if seal_of(**given) == data["seal"]:
+        return
+    for k, others in (("code", code_ids()), ("dealer", "NESW"), ("detect", (True, False))):
+        for v in others:
+            if v != given[k] and seal_of(**{**given, k: v}) == data["seal"]:
+                raise TableStateError(f"state.{k}", f"the state was written with {k} {json.dumps(v)}, and says "
+                                      f"{json.dumps(given[k])}: a state is read back as it was written (to play the "
+                                      f"deal with {k} {json.dumps(given[k])}, start a table so and replay its "
+                                      "history)")
+    raise TableStateError("state.seal", "the state's code, variant, dealer, deal or detect is not what it was "
+                          "written with (the seal is of others): read back a state as Table.to_json wrote it")
 
 
 def _short(v: Any) -> str:

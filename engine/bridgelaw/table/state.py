@@ -21,6 +21,17 @@ SCHEMA_ID = "bridgelaw-table-state"
 VERSION = 1
 
 
+def seal_of(code: str, variant: str, dealer: str, deal: str | None, detect: bool) -> str:
+    """The state's seal: a digest of what its history cannot prove — the code it is played under, its variant, the
+    dealer, the deal and whether the table detects — so that a state read back is the state of the code (and the
+    deal) it was written with, or is refused naming the field changed (``Table.from_json``)."""
+    import hashlib
+    import json
+
+    text = json.dumps([code, variant, dealer, deal, detect], separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
 class Phase(str, enum.Enum):
     """The phases of a deal at the table. The state keeps the plain strings (``"play"``), which compare
     equal to these."""
@@ -390,7 +401,8 @@ class TableState:
         return {
             "schema": SCHEMA_ID, "version": VERSION,
             "code": self.code, "variant": self.variant, "dealer": self.dealer, "deal": self.deal,
-            "detect": self.detect, "phase": self.phase,
+            "detect": self.detect, "seal": seal_of(self.code, self.variant, self.dealer, self.deal, self.detect),
+            "phase": self.phase,
             "hands": {s: list(h) for s, h in self.hands.items()} if self.hands is not None else None,
             "calls": [c.to_dict() for c in self.calls],
             "bars": dict(self.bars),
