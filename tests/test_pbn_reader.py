@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import codecs
 import io
+import re
 
 import pytest
 import yaml
 
 from bridgelaw import InputError
 from bridgelaw.pbn import PbnGame, Refusal, iter_game_texts, iter_games, read_pbn, write_game, write_games
+from bridgelaw.pbn.export import MTS_ORDER, export_bytes, write_export_games
 from bridgelaw.pbn.model import Item
 
 from conftest import ROOT
@@ -83,6 +85,10 @@ def test_conformance(case):
         assert len(g.warnings) == len(exp["warnings"]), g.warnings
         for w, want in zip(g.warnings, exp["warnings"]):
             assert want in w, (w, want)
+    for i, want in enumerate(exp.get("game_warnings", [])):  # each game's, as "warnings" is the first game's
+        assert len(got[i].warnings) == len(want), (i, got[i].warnings)
+        for w, phrase in zip(got[i].warnings, want):
+            assert phrase in w, (i, w, phrase)
     # reading what is written gives the same games
     again = [x for x in iter_games(write_games(got)) if isinstance(x, Refusal) or x.tags]
     assert again == got
@@ -255,3 +261,118 @@ def test_the_header_may_follow_a_semicolon_comment():
 def test_dbl_and_rdbl_are_read_as_the_double_and_redouble_they_mean():
     g = read_pbn('[Dealer "N"]\n[Auction "N"]\n1S Dbl Rdbl Pass\n')[0]
     assert [x.text for x in g.auction] == ["1S", "X", "XX", "P"]
+
+
+# ---------------------------------------------------------------- export format (§2.1): what we write is strict
+
+_TAG_LINE = re.compile(r'\[([A-Z][A-Za-z0-9_]*) "(?:[^"\\]|\\.)*"\]')
+_AT = re.compile(r"^<pbn>:\d+(?::\d+)?: ")
+
+
+def _export_problems(text: str) -> list[str]:
+    """What in ``text`` is not export format, read from the standard's clauses, independently of the writer."""
+    bad = []
+    if not text.startswith("% PBN 2.1\r\n% EXPORT\r\n"):
+        bad.append("§2.4: no % PBN 2.1 and % EXPORT header")
+    if not text.endswith("\r\n"):
+        bad.append("§2.3: the last line has no CR LF")
+    lines = text.split("\r\n")[:-1]
+    in_brace = False
+    for n, ln in enumerate(lines, 1):
+        if "\r" in ln or "\n" in ln:
+            bad.append(f"line {n}: §2.3 a line ends in CR LF")
+        if "\t" in ln or "\v" in ln:
+            bad.append(f"line {n}: §2.3 a tab")
+        if len(ln) + 2 > 255:
+            bad.append(f"line {n}: §2.3 longer than 255 with CR LF")
+        if not in_brace and ln.startswith("[") and not _TAG_LINE.fullmatch(ln):
+            bad.append(f"line {n}: §3.3 not a tag pair alone, [Name \"value\"]: {ln!r}")
+        if ln.count("{") > ln.count("}"):
+            in_brace = True
+        elif "}" in ln:
+            in_brace = False
+    games, cur, in_brace = [], [], False
+    # games split at the empty lines outside a brace comment (§3), after the header
+    for ln in lines[3 if lines[2:3] and lines[2].startswith("%") else 2:]:
+        if ln.strip() == "" and ln and not in_brace:
+            bad.append(f"a semi-empty line that is not empty: {ln!r} (§3: in export format an empty line)")
+        if ln == "" and not in_brace and cur:
+            games.append("\r\n".join(cur))
+            cur = []
+            continue
+        cur.append(ln)
+        in_brace = (in_brace or "{" in ln) and ln.rfind("}") < ln.rfind("{") if "{" in ln or "}" in ln else in_brace
+    games.append("\r\n".join(cur))
+    for k, g in enumerate(games, 1):
+        glines = g.split("\r\n")
+        names, data = [], set()  # the tag names in order, and those followed by section data
+        for i, ln in enumerate(glines):
+            m = _TAG_LINE.fullmatch(ln)
+            if m:
+                names.append(m.group(1))
+                j = i + 1
+                while j < len(glines) and glines[j][:1] in ("{", ";", "%"):  # (the tag's commentary)
+                    j = next((k for k in range(j, len(glines)) if "}" in glines[k]), j) + 1 if glines[j][:1] == "{" \
+                        else j + 1
+                nxt = glines[j] if j < len(glines) else "["
+                if nxt[:1] != "[":
+                    data.add(len(names) - 1)
+        if names[:15] != list(MTS_ORDER):
+            bad.append(f"game {k}: §3.4 the mandatory tags are not first, in order: {names[:15]}")
+        rest = names[15:]
+        ident = rest[:next((i for i, x in enumerate(rest) if x in ("Auction", "Play") or i + 15 in data), len(rest))]
+        if ident != sorted(ident) or len(set(ident)) != len(ident):
+            bad.append(f"game {k}: §3.4 the supplemental tags are not sorted, once each: {ident}")
+        body, current = [], None  # the auction and play lines, without their commentary
+        for ln in re.sub(r'"(?:[^"\\\r\n]|\\.)*"|\{[^}]*\}|;[^\r\n]*',
+                         lambda m: '""' if m.group().startswith('"') else "", g).split("\r\n"):
+            m = _TAG_LINE.match(ln)
+            if m:
+                current = m.group(1)
+            elif current in ("Auction", "Play"):
+                body.append(ln)
+        body = "\r\n".join(body)
+        if re.search(r"(?<![\w$=])[!?]{1,2}(?![\w\"])", body):
+            bad.append(f"game {k}: §3.5.2 a suffix in export format (it is a NAG there)")
+        if re.search(r"(?m)^(?:[^\[\r\n%]*\s)?(?:[1-7][shdcn]\w*|pass|[shdc][akqjt2-9])(?:\s|$)", body):
+            bad.append(f"game {k}: §3.11 lower case in a call or card")
+    return bad
+
+
+def _strip_at(w: str) -> str:
+    """A warning without its place (the lines move when a game is exported)."""
+    return re.sub(r"line \d+", "line", _AT.sub("", w))
+
+
+def _texts(items) -> list[str]:
+    return [i.text for i in items]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if "error" not in c["expect"]],
+                         ids=[f"§{c['clause']} {c['name']}" for c in CASES if "error" not in c["expect"]])
+def test_what_we_export_is_export_format_and_reads_back_as_the_same_games(case):
+    got = [g for g in games_of(case["pbn"]) if not isinstance(g, Refusal)]
+    try:
+        text = write_export_games(got)
+    except InputError as e:  # only what export format cannot hold, said as such
+        assert "export format" in e.message, e
+        return
+    assert _export_problems(text) == [], text
+    again = [g for g in iter_games(export_bytes(text)) if isinstance(g, Refusal) or g.tags]
+    assert not [g for g in again if isinstance(g, Refusal)], again
+    assert len(again) == len(got)
+    for g, h in zip(got, again):
+        skip = len(g.auction) - len(h.auction)  # the dashes before the dealer, dropped (§3.5)
+        assert skip >= 0 and _texts(g.auction)[:skip] == ["-"] * skip
+        assert _texts(h.auction) == _texts(g.auction)[skip:] and _texts(h.play) == _texts(g.play)
+        for a, b in zip(g.auction[skip:] + g.play, h.auction + h.play):
+            assert b.suffix is None and b.note == a.note and list(b.nags) == sorted(b.nags)
+            assert len(b.nags) == len(a.nags) + (a.suffix is not None)
+        assert h.notes("auction") == g.notes("auction") and h.notes("play") == g.notes("play")
+        for name in MTS_ORDER:  # the same value, in its export spelling; "?" where none was given
+            assert h.value(name) is not None
+            if g.value(name) is None:
+                assert h.value(name) == "?"
+        # what the game said of itself again is among what it said first (the values written as read)
+        assert {_strip_at(w) for w in h.warnings} <= {_strip_at(w) for w in g.warnings}, (h.warnings, g.warnings)
+    assert write_export_games(again) == text  # export of an export is itself

@@ -18,6 +18,7 @@ from ..errors import InputError
 from .markers import MARKERS
 from .model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, PlainTags, Section, Tag
 from .text import GameText
+from .values import EMBEDDING, TABLES, line_warning, table_warnings, value_warnings, version_warning
 
 __all__ = ["parse_game", "Inheritance", "NO_INHERITANCE", "unescape"]
 
@@ -280,6 +281,20 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
                                  "is read (§3.4: a tag pair that already occurred is ignored)")
     if game.notes_used or "Note" in game.tag_values():
         _check_notes(game, path)
+    # the value syntax (§3.4, §4), when the game is read: a plain game's tags looked at, not kept (the game makes
+    # its own when they are asked for)
+    said = value_warnings(game.tags if game._plain is None else game._plain.make(), path)
+    long = line_warning(gt.lines, gt.line, path)
+    if long:
+        said.insert(0, long)
+    for start, lines in gt.lead:  # the file's header: its version line (§2.4, §4.10)
+        for i, ln in enumerate(lines):
+            if ln[:1] == "%":
+                v = version_warning(ln, f"{path}:{start + i}:1")
+                if v:
+                    said.insert(0, v)
+    if said:
+        game.warnings.extend(said)
     if inheritance is not None:
         inheritance.resolve(game)
     return game
@@ -341,9 +356,13 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
     row: list[int] = []            # a supplemental section's row: [line, start, end]
     ended: int | None = None       # offset of the * that ended the section
 
+    rows_at: list[tuple[str, int, int]] = []  # a named table's rows with where each begins (§5.2 checks)
+
     def flush_row() -> None:
         if row and sec is not None:
             sec.rows.append(text[row[1]:row[2]])
+            if tag is not None and tag.name in TABLES:
+                rows_at.append((sec.rows[-1], *g.pos(row[1])))
             row.clear()
 
     def close_section(offset: int) -> None:
@@ -353,6 +372,10 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
         flush_row()
         if sec is not None and sec.stop == -1:
             sec.stop = None
+        if sec is not None and sec.kind == SUPPLEMENTAL and tag is not None and tag.name in TABLES:
+            game.warnings.extend(table_warnings(tag.name, tag.value, rows_at, f"{g.path}:{tag.line}:{tag.col}",
+                                                g.path))
+            rows_at.clear()
 
     pos = 0
     n = len(text)
@@ -387,10 +410,18 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
                 raise g.error(start, "a { comment is never closed with } (§3.8)")
             if sec is not None and sec.kind != SUPPLEMENTAL and last is None:
                 last = _materialize_last(sec)
+            if kind == "esc" and c.startswith("%"):
+                said = version_warning(c, f"{g.path}:{':'.join(map(str, g.pos(start)))}")
+                if said:
+                    game.warnings.append(said)
             if sec is not None and sec.kind != SUPPLEMENTAL and last is not None:
                 last.comments += (c,)
             elif sec is not None and sec.kind == SUPPLEMENTAL and (sec.rows or row):
                 sec.comments += (c,)
+                if kind != "esc":  # (a % line is the escape of §2.4, not commentary)
+                    at = ":".join(map(str, g.pos(start)))
+                    game.warnings.append(f"{g.path}:{at}: [{tag.name if tag else ''}]: commentary after a section "
+                                         "element (§5.1 forbids it): kept, not read")
             elif tag is not None:
                 tag.comments += (c,)
             else:
@@ -423,6 +454,9 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
             tag.section = sec
             continue
         if kind == "string" or kind == "word":
+            if m.group() in EMBEDDING:
+                raise g.error(start, f"{m.group()} delimits PBN text embedded in another document (§6.2); it does not "
+                                     "occur in a PBN file: expected the PBN text without it")
             if tag is None:
                 raise g.error(start, f"{m.group()!r} before the first tag: a game begins with tag pairs "
                                      '[Name "value"] (§3.3)')

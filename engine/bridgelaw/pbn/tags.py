@@ -22,13 +22,12 @@ from typing import Any
 
 from ..errors import InputError
 from ..values import Seat
+from .values import TRICKS
 
-__all__ = ["VULNERABLE", "seat_of", "deal_of", "contract_of", "declarer_of", "result_of", "Remedy", "Event", "remedies_of",
-           "events_of", "remedy_text", "event_text", "CODE_TAGS", "REMEDY_TAG", "EVENT_TAG"]
+__all__ = ["seat_of", "deal_of", "contract_of", "declarer_of", "result_of", "Remedy", "Event", "remedies_of",
+           "events_of", "items_of", "remedy_text", "event_text", "CODE_TAGS", "REMEDY_TAG", "EVENT_TAG"]
 
 CODE_TAGS = ("BridgelawCode", "Code")  # the old examples' [Code]: read, never written
-#: The values §3.4.10 gives the Vulnerable tag, as the import format reads them (either case), and "?".
-VULNERABLE = frozenset(("none", "love", "-", "ns", "ew", "all", "both", "?"))
 REMEDY_TAG, EVENT_TAG = "BridgelawRemedy", "BridgelawEvent"
 _SEATS = {s.value: s for s in Seat}
 
@@ -93,7 +92,9 @@ def contract_of(value: str, where: str) -> tuple[str, int] | None:
         return None
     m = _CONTRACT.match(v)
     if not m:
-        raise InputError(where, f"[Contract \"{value}\"]: expected Pass or <level 1-7><S H D C NT>[X|XX] (§3.4.14)")
+        raise InputError(where, f"[Contract \"{value}\"]: expected Pass or <level 1-7><S H D C NT>[X|XX] (§3.4.14)" + (
+            "; a denomination alone is the trump of an end position (§3.10), which is not a deal to replay"
+            if v in ("S", "H", "D", "C", "NT") else ""))
     strain = "NT" if m.group(2) == "N" else m.group(2)
     return f"{m.group(1)}{strain}", len(m.group(3))
 
@@ -125,16 +126,23 @@ def result_of(value: str, declarer: Seat, where: str) -> tuple[int, bool] | None
         n = int(m.group(6))
     else:
         given = {m.group(2): int(m.group(3))}
+        if m.group(4) == m.group(2):
+            raise InputError(where, f"[Result \"{value}\"]: {m.group(2)} given twice; expected NS <n> EW <n> "
+                                    "(§3.4.15)")
         if m.group(4):
             given[m.group(4)] = int(m.group(5))
         if side in given:
             n = given[side]
         else:
             n = 13 - next(iter(given.values()))
-        if len(given) == 2 and sum(given.values()) != 13:
-            raise InputError(where, f"[Result \"{value}\"]: the two sides' tricks add up to {sum(given.values())}, "
-                                    "not 13")
-    if n > 13:
+        if len(given) == 2 and sum(given.values()) > TRICKS:
+            raise InputError(where, f"[Result \"{value}\"]: the two sides' tricks add up to {sum(given.values())}; "
+                                    f"a deal has {TRICKS} (§3.4.15)")
+        if len(given) == 2 and sum(given.values()) < TRICKS:
+            raise InputError(where, f"[Result \"{value}\"]: a partial result, the tricks of the {sum(given.values())} "
+                                    "tricks completed (§3.4.15: when the play has not ended); it does not score the "
+                                    "deal")
+    if n > TRICKS:
         raise InputError(where, f"[Result \"{value}\"]: {n} tricks; a side wins 0 to 13 (§3.4.15)")
     return n, bool(m.group(1))
 
@@ -192,6 +200,12 @@ def _ref(text: str, where: str, tag: str) -> str:
                                 "card), T<n> (before the nth trick's first card), E<n> (the nth [BridgelawEvent]) "
                                 "or end")
     return text
+
+
+def items_of(values: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The items of our tags' values, (value, where) pairs: a value may hold several separated by ``;`` (§3.3), as
+    the export format writes them, a tag pair once (§3.4, pbn/export.py)."""
+    return [(item.strip(), where) for value, where in values for item in value.split(";") if item.strip()]
 
 
 def remedies_of(values: list[tuple[str, str]]) -> dict[str, Remedy]:

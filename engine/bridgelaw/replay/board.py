@@ -19,8 +19,9 @@ from ..errors import BridgelawError, InputError, did_you_mean
 from ..loader import code_ids, load_code, load_kinds
 from ..pbn.markers import LETS_PASS, MARKERS, Marker
 from ..pbn.model import Item, PbnGame, Section, Tag
-from ..pbn.tags import (CODE_TAGS, EVENT_TAG, VULNERABLE, REMEDY_TAG, Event, Remedy, contract_of, deal_of, declarer_of,
-                        events_of, remedies_of, remedy_text, result_of, seat_of)
+from ..pbn.values import SCORE_TAGS
+from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contract_of, deal_of, declarer_of,
+                        events_of, items_of, remedies_of, remedy_text, result_of, seat_of)
 from ..values import Call, Seat
 from ..wording import kind_name
 from .result import REFUSED, SCORED, UNFINISHED, BoardResult
@@ -665,7 +666,7 @@ def _ended(t: TableAdapter) -> str:
 
 
 def _tag_values(game: PbnGame, name: str) -> list[tuple[str, str]]:
-    return [(t.value, f"{game.path}:{t.line}:{t.col}") for t in game.tags if t.name == name]
+    return items_of([(t.value, f"{game.path}:{t.line}:{t.col}") for t in game.tags if t.name == name])
 
 
 def _tag_where(game: PbnGame, name: str) -> str:
@@ -723,10 +724,12 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
                          "(--code names the code of records that name none)")
     if _variant(loaded) == "three-hand":  # every game, with an auction or with its tags only
         raise Refused(g.where(), f"{code} is three-hand: PBN has no three-hand layout (replay a JSON record)")
-    vulnerable = vals.get("Vulnerable")
-    if vulnerable and vulnerable.lower() not in VULNERABLE:
-        res.notes.append(f"{_tag_where(g, 'Vulnerable')}: [Vulnerable \"{vulnerable}\"] is none of None, Love, -, NS, "
-                         "EW, All, Both (§3.4.10); not read (the historic codes score no vulnerability)")
+    # (a [Vulnerable] or [Score] value the standard does not write is said by the reader, pbn/values.py)
+    for name in SCORE_TAGS:
+        if vals.get(name):
+            res.notes.append(f"{_tag_where(g, name)}: [{name} \"{vals[name]}\"] is not compared with the score here: "
+                             "§4.2 gives the points of the [Scoring] method, the contract game's, and "
+                             f"{code} scores by its own law")
     given = g.tag_values()  # (the tags of the sections and of our remedies and events: no §4.8 value is theirs)
     auction_v, play_v = given.get("Auction"), given.get("Play")
     dealer_v = vals.get("Dealer")
@@ -880,12 +883,14 @@ def _from_tags(g: PbnGame, code: str, dealer_v: str | None, deal: str | None, de
     """No auction: the contract, declarer and result the tags state, scored without refereeing."""
     from ..scoring import score
 
-    if contract_v in (None, "", "?") or decl_v in (None, "?"):  # "" is inappropriate, "?" unknown (§3.4)
-        raise Unfinished(g.where(), "no auction section, and no [Contract] and [Declarer] to score")
-    contract = contract_of(contract_v, _tag_where(g, "Contract"))
-    if contract is None:
-        raise Refused(_tag_where(g, "Contract"), "[Contract \"Pass\"]: all four passed; no auction code lets the "
-                                                 "dealer pass (he must declare)")
+    contract = contract_of(contract_v, _tag_where(g, "Contract")) if contract_v not in (None, "", "?") else ()
+    if contract is None:  # (a [Declarer] or [Result] beside it, which §3.4.13 and §3.4.15 leave empty, is said)
+        raise Refused(_tag_where(g, "Contract"), f"[Contract \"{contract_v}\"]: all four passed; no auction code "
+                                                 "lets the dealer pass (he must declare)")
+    if not contract or decl_v in (None, "?"):  # "" is inappropriate, "?" unknown (§3.4)
+        missing = [n for n, v in (("Contract", contract_v), ("Declarer", decl_v)) if v in (None, "?", "")]
+        raise Unfinished(g.where(), "no auction section, and no " + " and ".join(f"[{n}]" for n in missing)
+                         + " to score")
     declarer, swapped = declarer_of(decl_v, _tag_where(g, "Declarer"))
     if declarer is None or swapped:
         raise Refused(_tag_where(g, "Declarer"), f"[Declarer \"{decl_v}\"]: " + (
