@@ -19,9 +19,9 @@ trump honours stated win in play (scored as given: only a concession could leave
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import InputError, did_you_mean
 from ..values import EffectKind, Seat, Side, Strain
@@ -37,6 +37,7 @@ DEAL_KEYS = ("code", "dealer", "declarer", "contract", "tricks", "deal", "honour
 NO_PLAY_KEYS = ("code", "dealer", "dummy", "new_deal", "penalties", "note")
 _DEAL_KEY_SET = frozenset(DEAL_KEYS)
 _SEAT = {s.value: s for s in Seat}
+_T = TypeVar("_T")
 _SIDE = {"NS": Side.NS, "EW": Side.EW}
 _COLUMNS = ("trick", "honour")
 MAX_LIST = _MAX_LIST = 52  # revokes, penalties: no more than the cards of a deal
@@ -288,14 +289,20 @@ def none_possible(rules: Rules, strain: Strain) -> bool:
     """Whether the honours can fall so that the code's table scores no side's: some way of dealing the five trump
     honours (the four aces at no trumps) among the four hands that gives no entry of the table (worked out once
     for each code and kind of declaration, and kept on its rules)."""
-    memo: dict[bool, bool] | None = rules.__dict__.get("_none_possible")
+    return _per_strain(rules, "_none_possible", strain, _none_possible)
+
+
+def _per_strain(rules: Rules, name: str, strain: Strain, make: Callable[[Rules, Strain], _T]) -> _T:
+    """``make(rules, strain)``, worked out once for each code and kind of declaration (trumps, no trumps) and kept
+    on the code's rules under ``name``."""
+    memo: dict[bool, _T] | None = rules.__dict__.get(name)
     if memo is None:
         memo = {}
-        object.__setattr__(rules, "_none_possible", memo)
+        object.__setattr__(rules, name, memo)
     nt = strain is Strain.NT
     hit = memo.get(nt)
     if hit is None:
-        hit = memo[nt] = _none_possible(rules, strain)
+        hit = memo[nt] = make(rules, strain)
     return hit
 
 
@@ -331,15 +338,7 @@ def unstated_honours_note(rules: Rules, strain: Strain) -> str:
     every way the honours can fall scores (a trump declaration; three-hand, every ace), that the sheet must be
     silent on honours it does not record, not saying that none were held. Made once for each code and kind of
     declaration, and kept on its rules."""
-    memo: dict[bool, str] | None = rules.__dict__.get("_unstated_note")
-    if memo is None:
-        memo = {}
-        object.__setattr__(rules, "_unstated_note", memo)
-    nt = strain is Strain.NT
-    hit = memo.get(nt)
-    if hit is None:
-        hit = memo[nt] = _unstated_note(rules, strain)
-    return hit
+    return _per_strain(rules, "_unstated_note", strain, _unstated_note)
 
 
 def _unstated_note(rules: Rules, strain: Strain) -> str:
