@@ -137,6 +137,25 @@ def test_over_the_connection_limit_the_desk_answers_503_and_recovers(tmp_path):
         d.close()
 
 
+def test_a_connection_answered_and_closing_is_not_counted_against_the_limit(tmp_path):
+    """The desk lingers on a connection it has answered and closed (reading what its client still sends for up to
+    a second): such connections are no longer open to the desk, so a new client is answered, not refused 503."""
+    d = Desk(tmp_path / "r.sqlite3", Limits(max_connections=4, head_timeout=20))
+    try:
+        held = []
+        for _ in range(4):  # answered, the desk's side closed, the client's left open: the desk lingers on each
+            s = socket.create_connection(("127.0.0.1", d.port), timeout=10)
+            s.sendall(b"GET /codes HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            assert read_all(s).startswith(b"HTTP/1.1 200")
+            held.append(s)
+        status, _, _ = d.request("GET", "/codes")
+        assert status == 200
+        for s in held:
+            s.close()
+    finally:
+        d.close()
+
+
 @pytest.mark.timeout(120)
 def test_a_burst_of_200_new_connections_is_all_answered(desk):
     def one(_: int) -> int:

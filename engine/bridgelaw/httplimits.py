@@ -300,11 +300,16 @@ class DeskProtocol(H11Protocol):
 
     def connection_made(self, transport: Any) -> None:  # type: ignore[override]
         super().connection_made(_LingeringClose(transport, self.loop))
-        if len(self.connections) > self.limits.max_connections:
+        if len(self.connections) > self.limits.max_connections and self._open() > self.limits.max_connections:
             self.app = _busy
             log.warning("%s: over the desk's %d connections: answered 503", _peer(self.client),
                         self.limits.max_connections)
         self._arm()
+
+    def _open(self) -> int:
+        """The connections the desk holds open: one answered and closing (lingering, :class:`_LingeringClose`) is
+        no longer the desk's to count against its limit."""
+        return sum(1 for c in self.connections if c.transport is None or not c.transport.is_closing())
 
     def data_received(self, data: bytes) -> None:
         if self.transport.is_closing():
