@@ -124,6 +124,12 @@ def _declined_by_design(sheet) -> bool:
     return rules is None or rules.chicane is not None
 
 
+def _tricks_noted(general) -> bool:
+    """Whether the general path scored the sheet with its note on tricks fewer than the trump honours (stated or
+    dealt) win in play: the fast path leaves such a sheet to it by design."""
+    return general[0] == "scored" and any("only tricks conceded could leave so few" in n for n in general[3])
+
+
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(plain_sheets())
 def test_on_a_plain_sheet_the_fast_path_takes_exactly_what_the_schema_and_the_engine_accept(sheet):
@@ -134,7 +140,7 @@ def test_on_a_plain_sheet_the_fast_path_takes_exactly_what_the_schema_and_the_en
     if fast is not None:
         assert accepted, f"the fast path scored a sheet the schema or the engine refuses: {sheet}"
         assert outcome(lambda: fast) == general, sheet
-    elif set(sheet) <= PLAIN_KEYS and not _declined_by_design(sheet):
+    elif set(sheet) <= PLAIN_KEYS and not _declined_by_design(sheet) and not _tricks_noted(general):
         assert not accepted, f"the fast path declined a plain sheet the schema and the engine accept: {sheet}"
     assert outcome(score, sheet) == general, sheet
 
