@@ -34,7 +34,7 @@ from typing import Iterable
 from ..errors import InputError
 from ..values import Seat
 from .model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, Section, Tag
-from .values import LINE_MAX, MANDATORY, TABLES, TAG_SYNTAX, TRICKS, VERSION
+from .values import LINE_MAX, MANDATORY, TABLES, TAG_SYNTAX, TRICKS, VERSION, deal_hands
 from .writer import escape
 
 __all__ = ["write_export", "write_export_games", "export_bytes", "EXPORT_HEADER", "MTS_ORDER", "JOINED_TAGS",
@@ -69,9 +69,8 @@ def _seat(value: str | None) -> Seat | None:
 def _deal(value: str, dealer: Seat | None) -> str:
     if not TAG_SYNTAX["Deal"].pattern.fullmatch(value):
         return value
-    first, _, rest = value.strip().partition(":")
-    hands = rest.upper().replace("10", "T").split()
-    start = _SEATS[first.strip().upper()]
+    first, hands = deal_hands(value)
+    start = _SEATS[first]
     if dealer is not None:  # §3.4.11: <first> is the dealer
         k = [start.value, start.lho.value, start.partner.value, start.rho.value].index(dealer.value)
         hands, start = hands[k:] + hands[:k], dealer

@@ -227,7 +227,7 @@ def _relations(first: dict, path: str) -> list[str]:
     elif c in ("S", "H", "D", "C", "NT"):
         deal = first.get("Deal")
         if deal is not None and TAG_SYNTAX["Deal"].pattern.fullmatch(deal.value):
-            hands = deal.value.partition(":")[2].upper().replace("10", "T").split()
+            hands = deal_hands(deal.value)[1]
             if max((len(h.replace(".", "")) for h in hands if h != "-"), default=0) >= TRICKS:
                 out.append(f'{path}:{contract.line}:{contract.col}: [Contract "{contract.value}"]: a denomination '
                            "alone is the trump of an end position (§3.10), and the deal is whole: expected "
@@ -235,6 +235,13 @@ def _relations(first: dict, path: str) -> list[str]:
     if len(out) > 1:
         out.sort(key=lambda w: tuple(int(x) for x in w[len(path) + 1:].split(":", 2)[:2]))
     return out
+
+
+def deal_hands(value: str) -> tuple[str, list[str]]:
+    """A ``[Deal]`` value that ``TAG_SYNTAX["Deal"]`` takes, as its first seat (upper case) and its four hands (upper
+    case, ``10`` written ``T``; ``-`` for a hand not given), §3.4.11."""
+    first, _, rest = value.strip().partition(":")
+    return first.strip().upper(), rest.upper().replace("10", "T").split()
 
 
 def line_warning(lines: list[str], first: int, path: str) -> str | None:
