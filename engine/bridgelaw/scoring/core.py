@@ -299,9 +299,13 @@ def score_core(rules: Rules, sheet: Sheet, who: Partnerships, where: str = ""
     if only:  # a revoking side scores only what the code's revoking_side_scores keeps (its honours, ...)
         kept = rules.revoking_keeps
         out = [e for e in out if e[0] not in only or e[5] in kept]
-    if revokers and rules.revoking_no_slam:  # 1904 law 90, V: no Grand Slam or Little Slam, that hand
+    if revokers and rules.revoking_no_slam:  # the code bars a revoking side from slam in the hand
         barred = {side._value_ for side in revokers}
-        out = [e for e in out if not (e[5] == "slam" and e[0] in barred)]
+        lost = sorted({e[0] for e in out if e[5] == "slam" and e[0] in barred})
+        if lost:
+            out = [e for e in out if not (e[5] == "slam" and e[0] in barred)]
+            notes.append(f"{' and '.join(lost)} revoked: no slam is scored by a revoking side in the hand "
+                         f"(law {rules.revoking_no_slam}).")
     return out, notes, revokers if rules.revoking_cap is not None else ()
 
 

@@ -49,7 +49,7 @@ class Rules:
     dealer_must_declare: bool
     doubling_limit: int | None
     revoking_cap: Cite | None
-    revoking_no_slam: bool
+    revoking_no_slam: str | None  # the law that bars a revoking side from slam in the hand (None: none does)
     revoking_keeps: frozenset[str]  # the kinds of row a side that revoked may still score (revoking_side_scores)
     premium: Cite | None
     premium_trick_points: int
@@ -80,6 +80,12 @@ class Rules:
 def _cite(p: Any, path: str) -> Cite | None:
     c = p.entry(path)
     return (int(c.value), c.law) if c is not None else None
+
+
+def _law_if_set(p: Any, path: str) -> str | None:
+    """The law of a flag the code sets (None where it states none, or sets it false)."""
+    c = p.entry(path)
+    return c.law if c is not None and c.value else None
 
 
 def _table(p: Any, path: str) -> dict[str, Cite]:
@@ -124,7 +130,7 @@ def rules_of(code: Code) -> Rules:
         dealer_must_declare=bool(p.get("dealer_must_declare")),
         doubling_limit=p.get("doubling_limit"),
         revoking_cap=_cite(p, "revoking_side_max_score"),
-        revoking_no_slam=bool(p.get("revoking_side_barred_from_slam")),
+        revoking_no_slam=_law_if_set(p, "revoking_side_barred_from_slam"),
         revoking_keeps=_revoking_keeps(p),
         premium=_cite(p, "deal_premium"), premium_trick_points=int(p.get("deal_premium_trick_points", 0)),
         rubbers=bool(p["rubbers"]), rubber_games=int(p["rubber_games"]), game_points=int(p["game_points"]),
