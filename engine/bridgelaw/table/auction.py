@@ -114,7 +114,8 @@ class Auction(TableParts):
                     raise IllegalActionError("call", f"{s} passed out of turn: he may re-enter the bidding only when "
                                              "the declaration he passed is overbid or doubled; pass")
             elif until and self._barred_from(s, text):
-                return self._in_turn_irregularity("call_while_barred", s, text)
+                return self._ruled("call_while_barred", s, self._barred_facts(s), call=(s, text),
+                                   **self._auction_record([(s, text)]))
         if text[0].isdigit():
             if standing != "insufficient_bid":
                 last = self._last_bid()
@@ -139,6 +140,15 @@ class Auction(TableParts):
 
     def _in_turn_irregularity(self, kind: str, s: str, text: str) -> Answer:
         return self._ruled(kind, s, {}, call=(s, text), **self._auction_record([(s, text)]))
+
+    def _barred_facts(self, s: str) -> dict[str, Any]:
+        """What the table knows of ``s``'s bar that a ruling on his call may turn on: the irregularity whose
+        ruling barred him (``barred_by``, where the catalogue's fact names it)."""
+        from ..catalogue import load_kinds
+
+        src = self._st.bar_from.get(s)
+        spec = load_kinds()[1]["call_while_barred"].facts.get("barred_by")
+        return {"barred_by": src} if src is not None and spec is not None and src in spec.type.choices else {}
 
     def _last_bid(self) -> str | None:
         for c in reversed(self._st.calls):
@@ -209,6 +219,7 @@ class Auction(TableParts):
                 if until == "adverse_call" and self._adverse(seat, s) or until == "overbid_or_doubled":
                     del st.bars[seat]
                     st.bar_calls.pop(seat, None)
+                    st.bar_from.pop(seat, None)
         if text != "P":
             return
         passes = 0  # the auction can only end on a pass: count the passes that close it
@@ -259,7 +270,7 @@ class Auction(TableParts):
     def _end_auction(self, contract: str, doubled: int, declarer: str) -> None:
         st = self._st
         st.contract, st.doubled, st.declarer, st.phase, st.leader = contract, doubled, declarer, "play", _LHO[declarer]
-        st.bars, st.bar_calls = {}, {}
+        st.bars, st.bar_calls, st.bar_from = {}, {}, {}
         self._after_auction(declarer)
         self._next_deferred()
 

@@ -53,6 +53,13 @@ _VARIANT_OF: dict[str, tuple[Code, type["Table"]]] = {}  # code id -> (the code,
 _SCORED_REVOKES: dict[tuple[str, str | None], _ScoredRevoke] = {}
 
 
+def _bar_kinds() -> frozenset[str]:
+    """The irregularity kinds of the catalogue: a bar comes from the ruling on one of them."""
+    from ..catalogue import load_kinds
+
+    return frozenset(load_kinds()[1])
+
+
 def find_variant(code: Code) -> type["Table"]:
     """The table class for ``code``, chosen from its data (``game`` and ``players`` in code.yaml), as
     python-chess's ``find_variant`` chooses a board."""
@@ -695,6 +702,8 @@ class Table(Auction, Play, Persistence):
         if set(st.bar_calls) != set(st.bars) or not set(st.bar_calls.values()) <= _BAR_CALLS:
             bad("bar_calls", f"each barred seat, and no other, with the calls he is barred from "
                              f"({', '.join(sorted(_BAR_CALLS))})")
+        if set(st.bar_from) != set(st.bars) or not set(st.bar_from.values()) <= _bar_kinds():
+            bad("bar_from", "each barred seat, and no other, with the irregularity whose ruling barred him")
         if st.phase == "play" and not (st.declarer and st.leader):
             bad("phase", "the play without a declarer and a leader")
         if st.pending is not None and not st.pending.kind:

@@ -116,6 +116,7 @@ def _bar(t: "Table", e: dict[str, Any], act: Act) -> None:
     """A player barred from the auction from the calls the law names, until the time it names."""
     t._st.bars[e["seat"]] = e["until"]
     t._st.bar_calls[e["seat"]] = e["calls"]
+    t._st.bar_from[e["seat"]] = act.pending.kind
 
 
 @handles(EffectKind.NO_DOUBLE)

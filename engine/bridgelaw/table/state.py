@@ -376,6 +376,7 @@ class TableState:
     calls: list[CallRecord] = field(default_factory=list)
     bars: dict[str, str] = field(default_factory=dict)
     bar_calls: dict[str, str] = field(default_factory=dict)  # each barred seat: the bar effect's `calls`
+    bar_from: dict[str, str] = field(default_factory=dict)  # each barred seat: the irregularity whose ruling barred him
     no_double: list[NoDouble] = field(default_factory=list)
     contract: str | None = None
     doubled: int = 0
@@ -408,6 +409,7 @@ class TableState:
             "calls": [c.to_dict() for c in self.calls],
             "bars": dict(self.bars),
             "bar_calls": dict(self.bar_calls),
+            "bar_from": dict(self.bar_from),
             "no_double": [n.to_dict() for n in self.no_double],
             "contract": self.contract, "doubled": self.doubled, "declarer": self.declarer, "maker": self.maker,
             "doubling": self.doubling.to_dict() if self.doubling is not None else None,
@@ -438,6 +440,7 @@ class TableState:
             calls=[CallRecord.from_dict(c) for c in d["calls"]],
             bars=dict(d["bars"]),
             bar_calls=dict(d["bar_calls"]),
+            bar_from=dict(d["bar_from"]),
             no_double=[NoDouble.from_dict(n) for n in d["no_double"]],
             contract=d["contract"], doubled=d["doubled"], declarer=d["declarer"], maker=d["maker"],
             doubling=Doubling.from_dict(d["doubling"]) if d["doubling"] is not None else None,
