@@ -521,11 +521,16 @@ def test_three_hand_irregularities_are_detected_ruled_applied_and_scored(cards, 
             assert x["side"] in players and x["law"]
 
 
-def test_a_three_hand_double_may_be_redoubled_only_by_the_player_doubled():
+def test_a_three_hand_redouble_by_the_third_player_is_refused_as_the_engines_limit_not_as_illegal():
+    """No law forbids it (law 54 bars a redouble only between partners; T4: no partners in the auction), but
+    law 56's redoubled bonus turns on who redoubled, which a score sheet cannot say: an UnmodelledActionError
+    naming those laws, the state untouched."""
     t = Table("wcny-1913-three-hand", "S")
     assert t.call("S", "1H").legal and t.call("W", "X").legal
-    with pytest.raises(bridgelaw.InputError, match="only S"):
+    before = t.to_json()
+    with pytest.raises(bridgelaw.errors.UnmodelledActionError, match="do not forbid E.*law 54.*law T4.*law 56") as e:
         t.call("E", "XX")
+    assert not isinstance(e.value, bridgelaw.errors.IllegalActionError) and t.to_json() == before
     assert t.call("E", "P").legal and t.call("S", "XX").legal
     with pytest.raises(bridgelaw.InputError, match="dummy packet"):
         t.call("N", "P")

@@ -36,6 +36,7 @@ __all__ = [
     "TableError",
     "MalformedActionError",
     "IllegalActionError",
+    "UnmodelledActionError",
     "OutOfTurnError",
     "RulingPendingError",
     "TableStateError",
@@ -130,6 +131,11 @@ class MalformedActionError(TableError):
 class IllegalActionError(TableError):
     """Well formed and in turn, but not open to the player under the code or a penalty in force (the
     dealer who must declare passes; a double the doubling limit or a bar forbids)."""
+
+
+class UnmodelledActionError(TableError):
+    """An action the laws allow (or do not forbid) that the engine cannot yet carry through: the message says
+    which law it cannot yet follow. Not an irregularity, and not illegal: a limit of the engine, said."""
 
 
 class OutOfTurnError(TableError):

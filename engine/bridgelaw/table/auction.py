@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..errors import IllegalActionError, InputError, MalformedActionError, OutOfTurnError
+from ..errors import IllegalActionError, InputError, MalformedActionError, OutOfTurnError, UnmodelledActionError
 from ..facts import higher, seven_call, sufficient
 from ..values import Call, OverSeven, Ruling, Seat
 from .base import TableParts, _BID_TEXT, _CALL_TEXTS, _HIGHER, _LEGAL, _LHO, _PARTNER, _SIDE, Answer
@@ -347,7 +347,7 @@ class Auction(TableParts):
             try:
                 if last is not None and not (barred and self._barred_from(seat, x)) and self._double_problem(seat, x) is None:
                     out.append(x)
-            except IllegalActionError:
+            except (IllegalActionError, UnmodelledActionError):  # not open to him, or not yet playable here
                 pass
         return out
 

@@ -329,6 +329,12 @@ class Table(Auction, Play, Persistence):
         return dict(self._st.bar_calls)
 
     @property
+    def bar_from(self) -> dict[str, str]:
+        """Each barred seat: the irregularity whose ruling barred him (``insufficient_bid``,
+        ``exposed_card_in_auction``, ...), which a ruling on a call he makes while barred may turn on."""
+        return dict(self._st.bar_from)
+
+    @property
     def calls(self) -> tuple[CallRecord, ...]:
         """The auction as it stands: each call that counts, with who made it and any irregularity and remedy
         (the calls as made, the irregular ones included, are in :attr:`history`)."""

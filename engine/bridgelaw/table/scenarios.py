@@ -70,6 +70,7 @@ STATE_CHECKS: dict[str, Callable[[Table], Any]] = {
     "calls": lambda t: [c.to_dict() for c in t.calls],
     "bars": lambda t: t.bars,
     "bar_calls": lambda t: t.bar_calls,
+    "bar_from": lambda t: t.bar_from,
     "exposed": lambda t: {s: list(t.exposed(s)) for s in "NESW" if t.exposed(s)},
     "penalties_in_force": lambda t: [o.to_dict() for o in t.penalties_in_force],
     "revokes": lambda t: [r.to_dict() for r in t.revokes],

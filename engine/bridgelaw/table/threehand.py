@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IllegalActionError, InputError, MalformedActionError, TableStateError
+from ..errors import IllegalActionError, InputError, MalformedActionError, TableStateError, UnmodelledActionError
 from ..facts import other_players, three_hand_players
 from ..values import Call
 from .base import _PARTNER
@@ -73,8 +73,10 @@ class ThreeHandTable(Table):
         return a != b
 
     def _double_problem(self, s: str, text: str) -> str | None:
-        """Each bids on his own account: a player doubles another's declaration, and only the player whose
-        declaration was doubled may redouble; the laws name no penalty otherwise."""
+        """Each bids on his own account: a player doubles another's declaration. A redouble of another's
+        declaration doubled by the third player the laws do not forbid (the Auction laws bar a redouble only
+        between partners, and there are none in the auction), but its score turns on whether "he or his
+        partner has redoubled", which the scorer cannot yet be told: it is refused as the engine's limit."""
         law = self.rules.law("own_account")
         declaration, after = self._doubled_declaration(s, text)
         bidder = declaration.seat
@@ -83,8 +85,16 @@ class ThreeHandTable(Table):
         if text == "X" and bidder == s:
             raise IllegalActionError("call", f"{s} cannot double his own declaration (three-hand, {law})")
         if text == "XX" and after and after[-1].call == "X" and bidder != s:
-            raise IllegalActionError("call", f"only {bidder}, whose declaration was doubled, may redouble "
-                                     f"(three-hand, {law})")
+            if after[-1].seat == s:
+                raise IllegalActionError("call", f"{s} cannot redouble his own double")
+            partners = next((p.law for p in self.code.provisions if "redouble_of_partner_double" in p.kinds), "")
+            bonus = self.code.params.entry("doubled_bonus.redoubled")
+            raise UnmodelledActionError(
+                "call", f"the laws do not forbid {s} to redouble {bidder}'s declaration doubled by "
+                f"{after[-1].seat}: law {partners} bars a redouble only between partners, and each player bids on "
+                f"his own account ({law}); but the bonus of law {bonus.law if bonus else ''} is the redoubled one "
+                "only \"when he or his partner has redoubled\", and a score sheet cannot yet say who redoubled: "
+                "this engine cannot yet play the call")
         if text == "X":
             return "extra_redouble" if after else None
         return None if after and after[-1].call == "X" else "extra_redouble"
