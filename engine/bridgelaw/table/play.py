@@ -37,6 +37,11 @@ _TRICK_PLANS = {seats: {lead: (seats.index(lead), tuple((s, seats.index(s)) for 
                 for seats in ("".join(p) for p in itertools.permutations(_LHO))}
 
 
+
+# who had played to the trick after the offender when he corrected his renounce (the revoke's `followers`, by
+# how many cards follow his in the trick; the leader never renounces)
+_FOLLOWERS = ("nobody", "next_player", "next_two_players")
+
 class Play(TableParts):
     """The table's play: :meth:`play`, :meth:`legal_cards` and the other acts of the play."""
 
@@ -360,8 +365,10 @@ class Play(TableParts):
         declarer = st.declarer
         if declarer is None:  # pragma: no cover - cards are played only under a contract
             raise OutOfTurnError("seat", "no contract is being played")
+        place = [w for w, _ in cards].index(s)
         facts = {"established": False, "quitted": False, **self._deal_facts(),
-                 "offender_fourth_hand": [w for w, _ in cards].index(s) == 3,
+                 "offender_fourth_hand": place == 3,
+                 "followers": _FOLLOWERS[len(cards) - 1 - place],
                  "adversaries_both_played": {_LHO[declarer], _LHO[_PARTNER[declarer]]} <= {w for w, _ in cards}}
         ans = self._ruled("revoke", s, facts)
         st.pending.correction = rv.trick  # type: ignore[union-attr]
