@@ -117,6 +117,27 @@ def test_a_sheet_of_the_tables_shape_scores_the_same_from_the_tables_facts(seed)
     assert scored(score_dealt, *entry_args(sheet)) == scored(score, sheet), sheet
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2 ** 32), st.sampled_from([c[0] for c in FOUR_HAND]))
+def test_a_deal_with_revokes_met_again_scores_as_its_sheet_each_time(seed, code):
+    """The entry remembers a deal with revokes by its contract plan (ContractPlan.dealt): sheets drawn from a narrow
+    range, so that most are met again or differ from one met in a single fact (the declarer or his partner, the
+    tricks, the offender, the choice, the deal's honours), each score as their sheet scores."""
+    rnd = random.Random(seed)
+    game, strains = next((c[1], c[3]) for c in FOUR_HAND if c[0] == code)
+    deals = [random_deal(rnd) for _ in range(2)]
+    contracts = [("2" if game == "auction" else "") + rnd.choice(strains) for _ in range(2)]
+    met = []  # (most are met again: two deals, two contracts, three counts of tricks, four revokes)
+    for _ in range(30):
+        sheet = {"code": code, "declarer": rnd.choice("NS"), "contract": rnd.choice(contracts),
+                 "tricks": rnd.randint(6, 8), "deal": rnd.choice(deals),
+                 "revokes": [{"offender": rnd.choice("EW"), **({"choice": rnd.choice(["tricks", "points"])}
+                                                               if rnd.random() < 0.7 else {})}]}
+        assert scored(score_dealt, *entry_args(sheet)) == scored(score, sheet), sheet
+        met.append(sheet)
+    assert scored(score_dealt, *entry_args(met[0])) == scored(score, met[0])  # the first again, at the end
+
+
 def ruled(t: Table, rnd: random.Random) -> None:
     """The ruling waiting carried out: an option of it chosen at random, or (refused: it wants more, a suit or a
     card) the first that is taken, the ruling answered where it asks a fact."""
