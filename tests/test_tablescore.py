@@ -156,6 +156,26 @@ def ruled(t: Table, rnd: random.Random) -> None:
 def test_a_random_deal_played_out_at_the_table_scores_as_its_sheet(seed, code):
     """A random deal, auction and play at the table, an adversary renouncing now and then (the revoke established
     and its penalty chosen from the ruling's options): the outcome's score is the table's sheet's."""
+    t, rnd = played_at_random(seed, code)
+    if t is not None and t.phase == "done":
+        while t.pending_ruling is not None:  # a revoke established as the last trick is quitted: its penalty chosen
+            ruled(t, rnd)
+        assert said(t.outcome().score) == said(score(t.result()))
+
+
+def test_the_outcome_waits_for_the_penalty_of_a_revoke_established_as_the_deal_ends():
+    """A revoke established as the last trick is quitted leaves its ruling waiting at the deal's end: the outcome is
+    refused, naming the ruling and its options, until the penalty is chosen (not scored as if none had been)."""
+    t, rnd = played_at_random(12085329, "portland-1904")  # (a random deal that ends so)
+    assert t.phase == "done" and t.pending_ruling is not None and t.pending_ruling.irregularity == "revoke"
+    with pytest.raises(bridgelaw.errors.RulingPendingError, match="take-tricks, deduct-value, add-value"):
+        t.outcome()
+    ruled(t, rnd)
+    assert said(t.outcome().score) == said(score(t.result()))
+
+
+def played_at_random(seed, code):
+    """The random deal of a seed played out at the table (None: an auction that found no call it could make)."""
     rnd = random.Random(seed)
     t = Table(code, rnd.choice("NESW"), random_deal(rnd))
     for _ in range(60):  # an auction of random calls, the refused and the irregular ones passed over
@@ -173,9 +193,9 @@ def test_a_random_deal_played_out_at_the_table_scores_as_its_sheet(seed, code):
             except BridgelawError:
                 continue
         else:
-            return
+            return None, rnd
     if t.phase != "play":
-        return
+        return t, rnd
     for _ in range(80):
         if t.is_over():
             break
@@ -189,8 +209,7 @@ def test_a_random_deal_played_out_at_the_table_scores_as_its_sheet(seed, code):
             t.play(t.turn, rnd.choice(others))  # a renounce holding the suit
         else:
             t.play(t.turn, rnd.choice(t.legal_cards()))
-    if t.phase == "done":
-        assert said(t.outcome().score) == said(score(t.result()))
+    return t, rnd
 
 
 def test_an_answer_and_an_outcome_made_without_their_init_are_what_their_init_makes():

@@ -234,6 +234,12 @@ class Table(Auction, Play, Persistence):
             for r in st.revokes:
                 if r.established and r.penalized is not False:
                     named, choice = r.seat, r.choice or None
+                    if choice is None and st.pending is not None and st.pending.kind == "revoke" and \
+                            self._ruling_of(st.pending).options:  # its penalty is still to be chosen
+                        raise RulingPendingError("pending", f"the ruling on {named}'s revoke waits: its penalty is "
+                                                 "chosen when it is applied (one of " + ", ".join(
+                                                     o.id for o in self._ruling_of(st.pending).options) + "); "
+                                                 "apply it, then read the outcome")
                     got = _SCORED_REVOKES.get((named, choice)) if type(named) is str and (
                         choice is None or type(choice) is str and len(choice) <= 40) else None
                     if got is None:
