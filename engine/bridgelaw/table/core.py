@@ -88,7 +88,7 @@ def _hands_of(deal: str) -> dict[str, list[str]]:
             dealt[_SEAT[seat]] = (suits[0], suits[1], suits[2], suits[3])
         else:
             h = list(hands.values())
-            if _CARD_TEXTS.issubset([*h[0], *h[1], *h[2], *h[3]]):  # 52 cards, each of the deck once
+            if len({*h[0], *h[1], *h[2], *h[3]}) == 52:  # 52 cards of the deck (each read from _CARD_OF), each once
                 remember(deal, dealt)  # read and checked: the scorer need not read it again
                 return {s: hands[s] for s in "NESW"}
     from ..scoring import parse_deal
