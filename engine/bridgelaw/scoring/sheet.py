@@ -219,6 +219,9 @@ def read_penalties(rules: Rules, result: Mapping[str, Any], where: str, players:
                 raise InputError(f"{at}.side", f"expected NS or EW, got {_show(pen['side'])}")
             who = who_side
         points = _int(pen["points"], f"{at}.points", -_MAX_POINTS, _MAX_POINTS)
+        if points == 0:
+            raise InputError(f"{at}.points", "0 scores nothing: give the points the law gave (a deduction as a "
+                             "negative number), or leave out a penalty that gives none")
         law = pen["law"]
         if not isinstance(law, str) or rules.code.law(law) is None:
             raise InputError(f"{at}.law", f"{rules.id} has no law {_show(law)}"
