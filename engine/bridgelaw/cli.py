@@ -894,14 +894,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from . import __version__
 
     p = _Parser(prog="bridgelaw", description="The historic laws of bridge as data, and a referee.",
-                formatter_class=_Formatter)
+                formatter_class=_Formatter, allow_abbrev=False)  # an option is spelt whole (did you mean: above)
     p.add_argument("--version", action="version", version=f"bridgelaw {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(name: str, fn: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
         if only is not None and name != only:
             return _Unbuilt()  # type: ignore[return-value]
-        sp = sub.add_parser(name, help=help_, description=help_, formatter_class=_Formatter)
+        sp = sub.add_parser(name, help=help_, description=help_, formatter_class=_Formatter, allow_abbrev=False)
         sp.set_defaults(func=fn)
         sp.add_argument("--json", action="store_true", help="machine-readable output")
         return sp
