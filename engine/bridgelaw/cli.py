@@ -326,7 +326,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from .compare import diff_codes, ruling_diff
     from .report import render
 
+    from .api import same_code
+
     fmt = _format(args)
+    same_code(args.a, args.b, "B")
     if args.rulings:
         if args.ignore or args.topic:  # the rulings diff rules every kind (--kind narrows it); it reads no text
             raise InputError("--ignore" if args.ignore else "--topic",
@@ -687,12 +690,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+_MAX_LIMIT = 2 ** 63 - 1  # the largest row id SQLite keeps
+
+
 def cmd_log(args: argparse.Namespace) -> int:
     from .rulinglog import RulingLog, default_path, write_csv
     from .wording import kind_name, seat_words
 
-    if args.limit is not None and args.limit < 1:
-        raise InputError("--limit", f"expected a number of rulings from 1, got {args.limit}")
+    if args.limit is not None and not 1 <= args.limit <= _MAX_LIMIT:  # (past it, no log holds so many: SQLite's
+        raise InputError("--limit", f"expected a number of rulings from 1 to {_MAX_LIMIT}, got "  # row ids stop)
+                         f"{args.limit if args.limit.bit_length() < 70 else 'a number of ' + str(len(str(args.limit))) + ' digits'}")
     from pathlib import Path
 
     if args.csv and args.json:  # else one would be taken and the other dropped unsaid
