@@ -937,3 +937,34 @@ def test_a_json_body_is_read_only_as_the_utf8_it_says_it_is(desk, params, coding
 def test_a_size_bound_broken_is_said_by_its_numbers_not_the_values_repr(desk, path, body, field, message):
     got = desk.server.desk.checker.body("POST", path, body)
     assert got is not None and got[0] == field and got[1].startswith(message) and "['P'" not in got[1], got
+
+
+def test_free_texts_take_no_control_characters_one_pattern_everywhere(desk):
+    """A note or a reason (an incident's, a sheet's, the referee's in the log) is refused a control character (a
+    NUL, an escape sequence that `bridgelaw log` would write to a terminal): the schemas' pattern is the engine's."""
+    from bridgelaw.limits import NOTE_PATTERN
+
+    found = []
+
+    def walk(o: Any, at: str) -> None:
+        if isinstance(o, dict):
+            for k, v in o.items():
+                if k in ("note", "reason") and isinstance(v, dict) and "string" in str(v.get("type")):
+                    found.append((at + "." + k, v.get("pattern")))
+                walk(v, at + "." + str(k))
+        elif isinstance(o, list):
+            for i, v in enumerate(o):
+                walk(v, f"{at}[{i}]")
+
+    for name in ("incident", "score"):
+        walk(json.loads((ROOT / "schema" / f"{name}.schema.json").read_text()), name)
+    walk({k: v for k, v in _document()["components"]["schemas"].items()
+          if k not in ("Law", "LogEntry", "LogSummary")}, "openapi")  # (answers: a law's note; entries as kept)
+    assert len(found) >= 8 and all(p == NOTE_PATTERN for _, p in found), found
+    assert any(at.startswith("openapi.") for at, _ in found), found
+    status, headers, _ = desk.request("POST", "/rule", {"code": "wcny-1913", "irregularity": "insufficient_bid",
+                                                       "dealer": "S", "offender": "W",
+                                                       "facts": {"call": "1S", "previous_bid": "1C"}})
+    entry = int(headers["x-bridgelaw-log-id"])
+    status, _, body = desk.request("POST", "/log", {"id": entry, "note": "seen \x1b]0;title\x07"})
+    assert status == 422 and body["error"]["field"] == "note" and body["error"]["message"].startswith("U+001B"), body

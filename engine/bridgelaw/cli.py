@@ -738,8 +738,10 @@ def cmd_log(args: argparse.Namespace) -> int:
                 "  options: " + ", ".join(f"{o['id']} ({o['chooser']})" for o in s["options"]) if s["options"] else "")
             print(f"#{e.id:<5} {e.time[:19].replace('T', ' ')}  {e.code:<20} "
                   f"{kind_name(e.irregularity)}{who}{laws}{chose}")
-            if e.note:
-                print(_wrap(f"note: {e.note}", "       "))
+            if e.note:  # (a log written before notes were held to text may hold controls: shown, not sent)
+                shown = e.note if e.note.isprintable() else "".join(
+                    c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in e.note)
+                print(_wrap(f"note: {shown}", "       "))
         print(f"{n} ruling(s) in {path}")
     finally:
         book.close()

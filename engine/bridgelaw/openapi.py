@@ -16,6 +16,7 @@ import re
 from typing import Any, Mapping
 
 from . import __version__
+from .limits import NOTE_PATTERN
 from .rulinglog import MAX_NOTE, MAX_PAGE
 
 __all__ = ["document", "for_loaded_codes", "Checker", "MAX_BODY", "ERRORS"]
@@ -166,7 +167,8 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
                      "next_before": {"type": ["integer", "null"],
                                      "description": "the `before` of the page of older entries (null: none)"},
                      "entries": _arr(_ref("LogSummary"))})
-    note = {"type": ["string", "null"], "maxLength": MAX_NOTE, "description": "the referee's note"}
+    note = {"type": ["string", "null"], "maxLength": MAX_NOTE, "pattern": NOTE_PATTERN,
+            "description": "the referee's note (no control characters but tab and line breaks)"}
     choice = {"type": ["string", "null"], "description": "the option chosen: an option id of the ruling"}
     s["LogRequest"] = {
         "description": "with `id`: record the option chosen and the note on a logged ruling; with `incident`: "

@@ -18,7 +18,7 @@ from .fast import plain_rows
 from .model import Deals, Row, Score, score_of
 from .plan import plan_of
 from .rules import Rules
-from .sheet import check_keys
+from .sheet import _text, check_keys
 
 __all__ = ["score_rubber", "settle"]
 
@@ -57,8 +57,8 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
     unfinished = rubber.get("unfinished", False)
     if not isinstance(unfinished, bool):
         raise InputError("unfinished", f"expected true or false, got {unfinished!r}")
-    if "note" in rubber and not isinstance(rubber["note"], str):
-        raise InputError("note", "expected a text")
+    if "note" in rubber:
+        _text(rubber["note"], "note")
     who = variant_of(rules)
     if not who.three:
         _check_rotation(deals)
