@@ -162,6 +162,8 @@ def test_a_ruling_log_from_the_environment_is_named_as_the_variable(capsys, monk
     (["scroe", "x.yaml"], "invalid choice: 'scroe'"),
     (["score", "--jsn", "x.yaml"], "unrecognized arguments: --jsn (did you mean '--json'?)"),
     (["diff", "--rulngs", "wcny-1913", "wcny-1912"], "unrecognized arguments: --rulngs (did you mean '--rulings'?)"),
+    (["log", "--lmit", "3"], "unrecognized arguments: --lmit 3 (did you mean '--limit'?)"),
+    (["log", "--versio"], "unrecognized arguments: --versio\n"),  # (log's own options: no --version)
 ])
 def test_an_unknown_command_or_option_is_followed_by_the_nearest(argv, says, capsys, monkeypatch):
     rc, out, err = run(capsys, monkeypatch, argv)

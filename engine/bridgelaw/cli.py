@@ -876,11 +876,22 @@ class _Parser(argparse.ArgumentParser):
             message += did_you_mean(wrong.group(1), list(sub.choices) if sub is not None else [])
         elif message.startswith("unrecognized arguments: "):
             flags = [o for a in self._every_action() for o in a.option_strings if o.startswith("--")]
+            sub = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
+            verb = next((w for w in getattr(self, "_argv", ()) if sub is not None and w in sub.choices), None)
+            if verb is not None:  # the command's own options, not another command's (nor --version, the program's)
+                flags = [o for a in sub.choices[verb]._actions  # type: ignore[union-attr]
+                         for o in a.option_strings if o.startswith("--")]
             for given in message[len("unrecognized arguments: "):].split():
                 if given.startswith("--"):
                     message += did_you_mean(given.split("=", 1)[0], flags)
                     break
         super().error(message)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        import sys
+
+        self._argv = list(sys.argv[1:] if args is None else args)  # (what error reads the command from)
+        return super().parse_known_args(args, namespace)
 
     def _every_action(self) -> list[argparse.Action]:
         out = list(self._actions)
