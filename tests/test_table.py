@@ -1447,6 +1447,24 @@ def test_a_broken_table_state_is_refused_by_name(path):
     assert want in str(info.value)
 
 
+def test_a_version_1_state_written_with_its_seal_and_bars_is_read_as_version_2():
+    """The writers that added ``seal`` and ``bar_calls`` still wrote version 1: such a state is the state of version
+    2 and is read as one (written again, it says 2); a version 1 state without them is refused by its version."""
+    t = Table("wcny-1913", dealer="S", deal=DEAL)
+    t.call("S", "1H")
+    t.call("W", "1S")
+    data = json.loads(t.to_json())
+    assert data["version"] == 2
+    old = Table.from_json(json.dumps({**data, "version": 1}))
+    assert old.to_json() == t.to_json()
+    for gone in ("seal", "bar_calls"):
+        with pytest.raises(TableStateError, match=f"state.version: 1: .*without {gone}, which this"):
+            Table.from_json(json.dumps({k: v for k, v in {**data, "version": 1}.items() if k != gone}))
+    for bad in (0, 3, "2", 2.0, True, None):
+        with pytest.raises(TableStateError, match="state.version: expected 2"):
+            Table.from_json(json.dumps({**data, "version": bad}))
+
+
 def test_nothing_outside_the_table_reads_the_deprecated_state_dict():
     """The table's old state dict is a deprecated view: the engine outside the table package (the replay, the
     CLI, the API), the tests, the examples and the benchmarks read the table's properties (and pytest turns

@@ -326,7 +326,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from .compare import diff_codes, ruling_diff
     from .report import render
 
+    from .api import same_code
+
     fmt = _format(args)
+    same_code(args.a, args.b, "B")
     if args.rulings:
         if args.ignore or args.topic:  # the rulings diff rules every kind (--kind narrows it); it reads no text
             raise InputError("--ignore" if args.ignore else "--topic",
@@ -687,12 +690,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+_MAX_LIMIT = 2 ** 63 - 1  # the largest row id SQLite keeps
+
+
 def cmd_log(args: argparse.Namespace) -> int:
     from .rulinglog import RulingLog, default_path, write_csv
     from .wording import kind_name, seat_words
 
-    if args.limit is not None and args.limit < 1:
-        raise InputError("--limit", f"expected a number of rulings from 1, got {args.limit}")
+    if args.limit is not None and not 1 <= args.limit <= _MAX_LIMIT:  # (past it, no log holds so many: SQLite's
+        raise InputError("--limit", f"expected a number of rulings from 1 to {_MAX_LIMIT}, got "  # row ids stop)
+                         f"{args.limit if args.limit.bit_length() < 70 else 'a number of ' + str(len(str(args.limit))) + ' digits'}")
     from pathlib import Path
 
     if args.csv and args.json:  # else one would be taken and the other dropped unsaid
@@ -731,8 +738,10 @@ def cmd_log(args: argparse.Namespace) -> int:
                 "  options: " + ", ".join(f"{o['id']} ({o['chooser']})" for o in s["options"]) if s["options"] else "")
             print(f"#{e.id:<5} {e.time[:19].replace('T', ' ')}  {e.code:<20} "
                   f"{kind_name(e.irregularity)}{who}{laws}{chose}")
-            if e.note:
-                print(_wrap(f"note: {e.note}", "       "))
+            if e.note:  # (a log written before notes were held to text may hold controls: shown, not sent)
+                shown = e.note if e.note.isprintable() else "".join(
+                    c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in e.note)
+                print(_wrap(f"note: {shown}", "       "))
         print(f"{n} ruling(s) in {path}")
     finally:
         book.close()
@@ -867,11 +876,22 @@ class _Parser(argparse.ArgumentParser):
             message += did_you_mean(wrong.group(1), list(sub.choices) if sub is not None else [])
         elif message.startswith("unrecognized arguments: "):
             flags = [o for a in self._every_action() for o in a.option_strings if o.startswith("--")]
+            sub = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
+            verb = next((w for w in getattr(self, "_argv", ()) if sub is not None and w in sub.choices), None)
+            if verb is not None:  # the command's own options, not another command's (nor --version, the program's)
+                flags = [o for a in sub.choices[verb]._actions  # type: ignore[union-attr]
+                         for o in a.option_strings if o.startswith("--")]
             for given in message[len("unrecognized arguments: "):].split():
                 if given.startswith("--"):
                     message += did_you_mean(given.split("=", 1)[0], flags)
                     break
         super().error(message)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        import sys
+
+        self._argv = list(sys.argv[1:] if args is None else args)  # (what error reads the command from)
+        return super().parse_known_args(args, namespace)
 
     def _every_action(self) -> list[argparse.Action]:
         out = list(self._actions)
@@ -894,14 +914,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from . import __version__
 
     p = _Parser(prog="bridgelaw", description="The historic laws of bridge as data, and a referee.",
-                formatter_class=_Formatter)
+                formatter_class=_Formatter, allow_abbrev=False)  # an option is spelt whole (did you mean: above)
     p.add_argument("--version", action="version", version=f"bridgelaw {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(name: str, fn: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
         if only is not None and name != only:
             return _Unbuilt()  # type: ignore[return-value]
-        sp = sub.add_parser(name, help=help_, description=help_, formatter_class=_Formatter)
+        sp = sub.add_parser(name, help=help_, description=help_, formatter_class=_Formatter, allow_abbrev=False)
         sp.set_defaults(func=fn)
         sp.add_argument("--json", action="store_true", help="machine-readable output")
         return sp

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .errors import InputError, UnknownCodeError, did_you_mean
+from .limits import control_in
 from .incidentbounds import _Bounds, _bounds, _fact_value, _is_int, schema
 from .values import OVER_SEVEN_RE, Call, OverSeven, Seat
 
@@ -212,6 +213,9 @@ def read_incident(data: Any) -> Incident:
     if note is not None and (not isinstance(note, str) or len(note) > b.note_max):
         raise InputError("note", f"expected text of at most {b.note_max:,} characters"
                          + (f", got {len(note):,}" if isinstance(note, str) else f", got {note!r:.60}"))
+    said = control_in(note) if note is not None else None
+    if said is not None:
+        raise InputError("note", said)
     # the cross-field rules the schema cannot state, that need nothing but the incident
     if callers_raw is not None and len(who) != len(calls):
         raise InputError("callers", f"{len(who)} seat(s) for {len(calls)} call(s): callers has one seat for each call "

@@ -86,7 +86,7 @@ def check_given_once(facts: Mapping[str, Any], seats: Mapping[str, Any]) -> None
     """A seat given both as a field of the incident and among its facts is given once, or the same in both."""
     for name, seat in seats.items():
         if seat is not None and name in facts and facts[name] != seat:
-            raise InputError(f"facts.{name}", f"{_show(facts[name])} contradicts {name}: {_show(seat)}; give the "
+            raise InputError(f"facts.{name}", f"{show(facts[name])} contradicts {name}: {show(seat)}; give the "
                              f"{name} once (as {name}, or as facts.{name})")
 
 
@@ -128,10 +128,11 @@ def check_agrees(given: Mapping[str, Any], f: Mapping[str, Any], what: str) -> N
     for name, value in given.items():
         got = f.get(name)
         if got is not None and value is not None and got != value:
-            raise InputError(f"facts.{name}", f"{_show(value)} does not match {what}: it shows {_show(got)}")
+            raise InputError(f"facts.{name}", f"{show(value)} does not match {what}: it shows {show(got)}")
 
 
-def _show(v: Any) -> str:
+def show(v: Any) -> str:
+    """A fact's value as an incident writes it."""
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(getattr(v, "text", getattr(v, "value", v)))

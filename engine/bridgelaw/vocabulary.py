@@ -572,7 +572,7 @@ def write_generated(check: bool = False, root: Path | None = None, values: Path 
 def main(argv: Sequence[str] | None = None) -> int:
     import argparse  # here: not at start-up
 
-    ap = argparse.ArgumentParser(prog="python -m bridgelaw.vocabulary",
+    ap = argparse.ArgumentParser(prog="python -m bridgelaw.vocabulary", allow_abbrev=False,
                                  description="Write what is generated from schema/effects.yaml: the effect parts "
                                              "of the JSON schemas, and the members of EffectKind.")
     g = ap.add_mutually_exclusive_group(required=True)

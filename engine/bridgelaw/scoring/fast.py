@@ -90,7 +90,7 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
             dealer_seat = _SEATS.get(dealer) if type(dealer) is str else None
             if dealer_seat is None or dealer_seat is not seated[0] and not plan.rules.auction:
                 return None  # (straight bridge: the dealer plays the combined hands; the general path says so)
-        if note is not None and (type(note) is not str or len(note) > _MAX_NOTE):
+        if note is not None and (type(note) is not str or len(note) > _MAX_NOTE or not note.isprintable()):
             return None
         if revokes is not None:
             revoked = _revokes(revokes)
