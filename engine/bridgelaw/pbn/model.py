@@ -64,8 +64,8 @@ class Section:
     def __init__(self, kind: str, items: list[Item] | None = None, rows: list[str] | None = None,
                  comments: tuple[str, ...] = ()) -> None:
         self.kind = kind
-        self._entries: list[Item | tuple[str, str, int, int]] = list(items or [])
-        self.rows: list[str] = list(rows or [])
+        self._entries: list[Item | tuple[str, str, int, int]] = list(items) if items else []
+        self.rows: list[str] = list(rows) if rows else []
         self.comments = comments
         #: where the first ``*`` or ``+`` is in :attr:`entries` (None: there is none), as the reader found it;
         #: -1 where no reader said (see :meth:`stop_at`)
@@ -215,6 +215,15 @@ class PlainTags:
                 tags.append(Tag(name, value, (), sections.get(i), line + i - start, 1))
         return tags
 
+    def place(self, i: int) -> tuple[int, int]:
+        """The line and column of pair ``i`` (each pair a line of its own, from column 1)."""
+        runs = self.runs
+        r = len(runs) - 1
+        while runs[r][0] > i:
+            r -= 1
+        start, line = runs[r]
+        return line + i - start, 1
+
     def section(self, name: str) -> Section | None:
         """The section of the first tag of that name (only an [Auction] or [Play] tag has one here)."""
         pairs = self.pairs
@@ -266,8 +275,10 @@ class PbnGame:
     def plain(cls, tags: PlainTags, path: str, index: int, line: int, lead: tuple[str, ...], warnings: list[str]
               ) -> "PbnGame":
         """A game of the plain reader, its tags kept as :class:`PlainTags` until they are asked for."""
-        game = cls(None, (), lead, {}, path, index, line, warnings)  # type: ignore[arg-type]
-        game._tag_list, game._plain = None, tags
+        game = cls.__new__(cls)  # (every field set here, as __init__ sets it: tests/test_pbn_reader.py)
+        game.__dict__.update(prologue=(), lead=lead, inherited={}, path=path, index=index, line=line,
+                             warnings=warnings, notes_used=[], _index={}, _indexed=-1, _values=None, _plain=tags,
+                             _tag_list=None)
         return game
 
     # -- tags
@@ -287,6 +298,14 @@ class PbnGame:
         self._index = {t.name: t for t in reversed(self.tags)}  # (the first of a name is put last: it stays)
         self._indexed = len(self.tags)
         self._values = None
+
+    def tag_places(self, name: str) -> list[tuple[str, int, int]]:
+        """The value, line and column of every tag of that name, in file order (a plain game's read from its
+        pairs: no tag made)."""
+        plain = self._plain
+        if plain is not None:
+            return [(v, *plain.place(i)) for i, (n, v) in enumerate(plain.pairs) if n == name]
+        return [(t.value, t.line, t.col) for t in self.tags if t.name == name]
 
     def repeated(self) -> list[tuple[Tag, Tag]]:
         """Each tag given again with another value (the first, the repeat): §3.4 reads the first (in import

@@ -18,7 +18,8 @@ from ..errors import InputError
 from .markers import MARKERS
 from .model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, PlainTags, Section, Tag
 from .text import GameText
-from .values import EMBEDDING, TABLES, line_warning, table_warnings, value_warnings, version_warning
+from .values import (EMBEDDING, TABLES, line_warning, pair_warnings, table_warnings, value_warnings,
+                     version_warning)
 
 __all__ = ["parse_game", "Inheritance", "NO_INHERITANCE", "unescape"]
 
@@ -171,10 +172,14 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
         at = len(pairs)
         runs.append((at, first + row))
         if '[Auction "' in block or '[Play "' in block:
-            for i, (name, _) in enumerate(found, at):
-                kind = _SECTION_OF.get(name)
-                if kind is not None:
-                    sections[i] = Section(kind)
+            kind = _SECTION_OF.get(found[-1][0])
+            if kind is not None and block.count('[Auction "') + block.count('[Play "') == 1:
+                sections[at + k - 1] = Section(kind)  # (the usual: the run's last tag, its body after it)
+            else:  # (a section tag before another tag, or a value that spells one)
+                for i, (name, _) in enumerate(found, at):
+                    kind = _SECTION_OF.get(name)
+                    if kind is not None:
+                        sections[i] = Section(kind)
         pairs.extend(found)
         row += k
         pos = m.end() + 1
@@ -283,7 +288,8 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
         _check_notes(game, path)
     # the value syntax (§3.4, §4), when the game is read: a plain game's tags looked at, not kept (the game makes
     # its own when they are asked for)
-    said = value_warnings(game.tags if game._plain is None else game._plain.make(), path)
+    plain = game._plain
+    said = value_warnings(game.tags, path) if plain is None else pair_warnings(plain.pairs, plain.place, path)
     long = line_warning(gt.lines, gt.line, path)
     if long:
         said.insert(0, long)

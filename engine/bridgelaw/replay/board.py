@@ -666,12 +666,12 @@ def _ended(t: TableAdapter) -> str:
 
 
 def _tag_values(game: PbnGame, name: str) -> list[tuple[str, str]]:
-    return items_of([(t.value, f"{game.path}:{t.line}:{t.col}") for t in game.tags if t.name == name])
+    return items_of([(v, f"{game.path}:{line}:{col}") for v, line, col in game.tag_places(name)])
 
 
 def _tag_where(game: PbnGame, name: str) -> str:
-    t = game.tag(name)
-    return f"{game.path}:{t.line}:{t.col}" if t else game.where()
+    places = game.tag_places(name)
+    return f"{game.path}:{places[0][1]}:{places[0][2]}" if places else game.where()
 
 
 def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
@@ -702,7 +702,7 @@ def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
 
 def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableAdapter | None:
     g = game
-    vals = g.values()
+    vals = g.values() if g.inherited else g.tag_values()  # (read here, never changed)
     code_value = None
     for name in CODE_TAGS:  # the first code tag given a value
         code_value = vals.get(name) or None
