@@ -78,7 +78,7 @@ class Inheritance:
     def resolve(self, game: PbnGame) -> None:
         if not self.sticky:
             first = game.tag_values()
-            if "#" not in "".join([v[:1] for v in first.values()]):  # the common case: nothing to resolve
+            if "#" not in "".join(first.values()):  # the common case: nothing to resolve (no # anywhere in them)
                 self.last.update(first)
                 return
         seen: set[str] = set()
@@ -289,7 +289,7 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
     # the value syntax (§3.4, §4), when the game is read: a plain game's tags looked at, not kept (the game makes
     # its own when they are asked for)
     plain = game._plain
-    said = value_warnings(game.tags, path) if plain is None else pair_warnings(plain.pairs, plain.place, path)
+    said = value_warnings(game.tags, path) if plain is None else pair_warnings(plain.pairs, plain.place, path, True)
     long = line_warning(gt.lines, gt.line, path)
     if long:
         said.insert(0, long)
