@@ -197,8 +197,17 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
         if sec.kind == PLAY:
             star = body.endswith("\n*")
             core = body[:-2] if star else body
-            if _USUAL_PLAY.fullmatch(core) is not None:
-                sec.add_plain_lines(core.split("\n"), first + row)  # the usual lines of play: four cards each
+            marked = None
+            if _USUAL_PLAY.fullmatch(core) is None:
+                bare = _MARKS_OFF.sub("", core) if "^" in core else None
+                if bare is not None and _USUAL_PLAY.fullmatch(bare) is not None:  # markers before cards alone
+                    marked = {j: ln for j, ln in enumerate(core.split("\n")) if "^" in ln}
+                    core = bare
+                else:
+                    core = None  # type: ignore[assignment]
+            if core is not None:
+                # the usual lines of play, four cards each (their markers kept aside)
+                sec.add_plain_lines(core.split("\n"), first + row, None, marked)
                 if star:
                     sec.stop = 0
                     sec._entries.append(Item("*", raw="*", line=first + row + k - 1, col=1))
@@ -267,6 +276,7 @@ def _section_lines(sec: Section, lines: list[str], i: int, j: int, first: int) -
 _SECTION_OF = {"Auction": AUCTION, "Play": PLAY}
 _TAG_LINES = re.compile(r'^\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]$', re.M)  # (any other name: the full reader)
 _USUAL_PLAY = re.compile(r"(?:[SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9](?:\n|\Z))+")
+_MARKS_OFF = re.compile(r"(?<![^ \n])\^[RL] (?=[SHDC][AKQJT2-9](?![^ \n]))")  # ^R, ^L before a card, one space apart
 _TAG_RUN = re.compile(r"\[[^\n]*(?:\n\[[^\n]*)*")  # lines that begin with [
 _BODY_RUN = re.compile(r"[^\[\n][^\n]*(?:\n[^\[\n][^\n]*)*")  # lines that do not (and are not empty)
 # lines of nothing but the spellings of _PLAIN_CALL, one space apart

@@ -390,11 +390,15 @@ class _Run:
         k = 0
         met: tuple[str, int, Any] | None = None  # a ruling (or refusal) the fast paths met in row k
         kept = section.plain_lines()
+        with_marks: tuple[list[str], tuple[int, ...]] | None = None  # the lines kept, and those with a marker
         if kept is not None and not events:
-            # the usual lines of four cards, as the reader kept them: played as they stand
-            lines, _, tail = kept
-            r, order, jj, ans = t.play_lines(lines, columns, _PREFS)
+            # the usual lines of four cards, as the reader kept them: played as they stand (up to the first with a
+            # marker: that line's row is played from the entries below, and the lines after it as they stand)
+            lines, _, tail, marks = kept
+            r, order, jj, ans = t.play_lines(lines[:marks[0]] if marks else lines, columns, _PREFS)
             k = 4 * r
+            if marks:
+                with_marks = (lines, marks)
             if order is None and r == len(lines) and (not tail or type(tail[0]) is not tuple and
                                                        tail[0].text in ("*", "+")):
                 end = tail[0] if tail else None
@@ -420,7 +424,15 @@ class _Run:
                     # the common case: rows of four plain cards, each trick played from its leader, until the table
                     # rules on one (settled here, and the rest of its row played), or a row is not plain
                     k0 = k
-                    k, order, jj, ans = t.play_rows(cards, k, columns, _PREFS)
+                    if with_marks is None:
+                        k, order, jj, ans = t.play_rows(cards, k, columns, _PREFS)
+                    elif k // 4 in with_marks[1]:  # (a row with a marker: the loop below plays it)
+                        order = None
+                    else:  # the plain lines from this row to the next with a marker, as they stand
+                        a = k // 4
+                        b = next((m for m in with_marks[1] if m > a), len(with_marks[0]))
+                        r, order, jj, ans = t.play_lines(with_marks[0][a:b], columns, _PREFS[k:])
+                        k += 4 * r
                     if order is not None:
                         met = (order, jj, ans)
                     elif k >= n:
