@@ -118,7 +118,7 @@ class Section:
         spelling = self._spelling
         if self._lines is None or spelling is None:
             return None
-        return [spelling[w] for w in " ".join(self._lines).split(" ")]
+        return list(map(spelling.__getitem__, " ".join(self._lines).split(" ")))
 
     def _unfold(self) -> None:
         lines, number, tail, spelling = self._lines, self._line, self._entries, self._spelling

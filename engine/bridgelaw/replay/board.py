@@ -13,6 +13,7 @@ claim, ruled under the code's claim law and scored from ``[Result]``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress, repeat
 from typing import Any
 
 from ..errors import BridgelawError, InputError, did_you_mean
@@ -583,8 +584,10 @@ class _Run:
     def check_revoke_marks(self) -> None:
         if not self.r_marks:
             return
-        for i, item in enumerate(self.card_items):
-            if type(item) is tuple or item.marker != "R":  # (a plain card, or marked otherwise)
+        items = self.card_items
+        for i in compress(range(len(items)), map(isinstance, items, repeat(Item))):  # (a plain card is a tuple)
+            item = items[i]
+            if item.marker != "R":  # (marked otherwise)
                 continue
             seat, trick = self.columns[i % 4], i // 4 + 1
             if (seat, trick) not in self.revokes_ruled:
