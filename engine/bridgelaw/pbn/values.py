@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Callable, Sequence
 
-__all__ = ["Syntax", "TAG_SYNTAX", "MANDATORY", "TABLES", "COLUMN_SYNTAX", "value_warnings", "pair_warnings", "version_warning",
-           "table_warnings", "SCORE_TAGS", "LINE_MAX", "line_warning", "EMBEDDING"]
+__all__ = ["Syntax", "TAG_SYNTAX", "MANDATORY", "TABLES", "COLUMN_SYNTAX", "value_warnings", "pair_warnings",
+           "version_warning", "table_warnings", "SCORE_TAGS", "LINE_MAX", "line_warning", "EMBEDDING"]
 
 #: The Mandatory Tag Set (§3.4): "?" is a value not known, "" one inappropriate.
 MANDATORY = frozenset(("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable",
@@ -265,8 +265,9 @@ def _relations(first: dict[str, int], names: tuple[str, ...], pairs: Sequence[tu
             i = first.get(name)
             if i is not None and pairs[i][1].strip() not in ("", "?", "#"):
                 line, col = place(i)
+                at = place(ci)[0]  # type: ignore[arg-type]
                 out.append(f'{path}:{line}:{col}: [{name} "{pairs[i][1]}"]: all four passed ([Contract "Pass"] at '
-                           f"line {place(ci)[0]}): the {name} is an empty string (§{clause})")  # type: ignore[arg-type]
+                           f"line {at}): the {name} is an empty string (§{clause})")
     elif c in ("S", "H", "D", "C", "NT"):
         di = first.get("Deal")
         deal = pairs[di][1] if di is not None else None
