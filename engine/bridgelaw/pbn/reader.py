@@ -18,7 +18,8 @@ from ..errors import InputError
 from .markers import MARKERS
 from .model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, PlainTags, Section, Tag
 from .text import GameText
-from .values import EMBEDDING, TABLES, line_warning, table_warnings, value_warnings, version_warning
+from .values import (EMBEDDING, TABLES, line_warning, pair_warnings, table_warnings, value_warnings,
+                     version_warning)
 
 __all__ = ["parse_game", "Inheritance", "NO_INHERITANCE", "unescape"]
 
@@ -77,7 +78,7 @@ class Inheritance:
     def resolve(self, game: PbnGame) -> None:
         if not self.sticky:
             first = game.tag_values()
-            if "#" not in "".join([v[:1] for v in first.values()]):  # the common case: nothing to resolve
+            if "#" not in "".join(first.values()):  # the common case: nothing to resolve (no # anywhere in them)
                 self.last.update(first)
                 return
         seen: set[str] = set()
@@ -171,10 +172,14 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
         at = len(pairs)
         runs.append((at, first + row))
         if '[Auction "' in block or '[Play "' in block:
-            for i, (name, _) in enumerate(found, at):
-                kind = _SECTION_OF.get(name)
-                if kind is not None:
-                    sections[i] = Section(kind)
+            kind = _SECTION_OF.get(found[-1][0])
+            if kind is not None and block.count('[Auction "') + block.count('[Play "') == 1:
+                sections[at + k - 1] = Section(kind)  # (the usual: the run's last tag, its body after it)
+            else:  # (a section tag before another tag, or a value that spells one)
+                for i, (name, _) in enumerate(found, at):
+                    kind = _SECTION_OF.get(name)
+                    if kind is not None:
+                        sections[i] = Section(kind)
         pairs.extend(found)
         row += k
         pos = m.end() + 1
@@ -192,8 +197,17 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
         if sec.kind == PLAY:
             star = body.endswith("\n*")
             core = body[:-2] if star else body
-            if _USUAL_PLAY.fullmatch(core) is not None:
-                sec.add_plain_lines(core.split("\n"), first + row)  # the usual lines of play: four cards each
+            marked = None
+            if _USUAL_PLAY.fullmatch(core) is None:
+                bare = _MARKS_OFF.sub("", core) if "^" in core else None
+                if bare is not None and _USUAL_PLAY.fullmatch(bare) is not None:  # markers before cards alone
+                    marked = {j: ln for j, ln in enumerate(core.split("\n")) if "^" in ln}
+                    core = bare
+                else:
+                    core = None  # type: ignore[assignment]
+            if core is not None:
+                # the usual lines of play, four cards each (their markers kept aside)
+                sec.add_plain_lines(core.split("\n"), first + row, None, marked)
                 if star:
                     sec.stop = 0
                     sec._entries.append(Item("*", raw="*", line=first + row + k - 1, col=1))
@@ -262,6 +276,7 @@ def _section_lines(sec: Section, lines: list[str], i: int, j: int, first: int) -
 _SECTION_OF = {"Auction": AUCTION, "Play": PLAY}
 _TAG_LINES = re.compile(r'^\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]$', re.M)  # (any other name: the full reader)
 _USUAL_PLAY = re.compile(r"(?:[SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9](?:\n|\Z))+")
+_MARKS_OFF = re.compile(r"(?<![^ \n])\^[RL] (?=[SHDC][AKQJT2-9](?![^ \n]))")  # ^R, ^L before a card, one space apart
 _TAG_RUN = re.compile(r"\[[^\n]*(?:\n\[[^\n]*)*")  # lines that begin with [
 _BODY_RUN = re.compile(r"[^\[\n][^\n]*(?:\n[^\[\n][^\n]*)*")  # lines that do not (and are not empty)
 # lines of nothing but the spellings of _PLAIN_CALL, one space apart
@@ -283,7 +298,8 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
         _check_notes(game, path)
     # the value syntax (§3.4, §4), when the game is read: a plain game's tags looked at, not kept (the game makes
     # its own when they are asked for)
-    said = value_warnings(game.tags if game._plain is None else game._plain.make(), path)
+    plain = game._plain
+    said = value_warnings(game.tags, path) if plain is None else pair_warnings(plain.pairs, plain.place, path, True)
     long = line_warning(gt.lines, gt.line, path)
     if long:
         said.insert(0, long)

@@ -13,6 +13,7 @@ claim, ruled under the code's claim law and scored from ``[Result]``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress, repeat
 from typing import Any
 
 from ..errors import BridgelawError, InputError, did_you_mean
@@ -390,11 +391,15 @@ class _Run:
         k = 0
         met: tuple[str, int, Any] | None = None  # a ruling (or refusal) the fast paths met in row k
         kept = section.plain_lines()
+        with_marks: tuple[list[str], tuple[int, ...]] | None = None  # the lines kept, and those with a marker
         if kept is not None and not events:
-            # the usual lines of four cards, as the reader kept them: played as they stand
-            lines, _, tail = kept
-            r, order, jj, ans = t.play_lines(lines, columns, _PREFS)
+            # the usual lines of four cards, as the reader kept them: played as they stand (up to the first with a
+            # marker: that line's row is played from the entries below, and the lines after it as they stand)
+            lines, _, tail, marks = kept
+            r, order, jj, ans = t.play_lines(lines[:marks[0]] if marks else lines, columns, _PREFS)
             k = 4 * r
+            if marks:
+                with_marks = (lines, marks)
             if order is None and r == len(lines) and (not tail or type(tail[0]) is not tuple and
                                                        tail[0].text in ("*", "+")):
                 end = tail[0] if tail else None
@@ -420,7 +425,15 @@ class _Run:
                     # the common case: rows of four plain cards, each trick played from its leader, until the table
                     # rules on one (settled here, and the rest of its row played), or a row is not plain
                     k0 = k
-                    k, order, jj, ans = t.play_rows(cards, k, columns, _PREFS)
+                    if with_marks is None:
+                        k, order, jj, ans = t.play_rows(cards, k, columns, _PREFS)
+                    elif k // 4 in with_marks[1]:  # (a row with a marker: the loop below plays it)
+                        order = None
+                    else:  # the plain lines from this row to the next with a marker, as they stand
+                        a = k // 4
+                        b = next((m for m in with_marks[1] if m > a), len(with_marks[0]))
+                        r, order, jj, ans = t.play_lines(with_marks[0][a:b], columns, _PREFS[k:])
+                        k += 4 * r
                     if order is not None:
                         met = (order, jj, ans)
                     elif k >= n:
@@ -571,8 +584,10 @@ class _Run:
     def check_revoke_marks(self) -> None:
         if not self.r_marks:
             return
-        for i, item in enumerate(self.card_items):
-            if type(item) is tuple or item.marker != "R":  # (a plain card, or marked otherwise)
+        items = self.card_items
+        for i in compress(range(len(items)), map(isinstance, items, repeat(Item))):  # (a plain card is a tuple)
+            item = items[i]
+            if item.marker != "R":  # (marked otherwise)
                 continue
             seat, trick = self.columns[i % 4], i // 4 + 1
             if (seat, trick) not in self.revokes_ruled:
@@ -666,12 +681,12 @@ def _ended(t: TableAdapter) -> str:
 
 
 def _tag_values(game: PbnGame, name: str) -> list[tuple[str, str]]:
-    return items_of([(t.value, f"{game.path}:{t.line}:{t.col}") for t in game.tags if t.name == name])
+    return items_of([(v, f"{game.path}:{line}:{col}") for v, line, col in game.tag_places(name)])
 
 
 def _tag_where(game: PbnGame, name: str) -> str:
-    t = game.tag(name)
-    return f"{game.path}:{t.line}:{t.col}" if t else game.where()
+    places = game.tag_places(name)
+    return f"{game.path}:{places[0][1]}:{places[0][2]}" if places else game.where()
 
 
 def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
@@ -702,7 +717,7 @@ def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
 
 def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableAdapter | None:
     g = game
-    vals = g.values()
+    vals = g.values() if g.inherited else g.tag_values()  # (read here, never changed)
     code_value = None
     for name in CODE_TAGS:  # the first code tag given a value
         code_value = vals.get(name) or None

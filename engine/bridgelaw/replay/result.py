@@ -36,11 +36,22 @@ class BoardResult:
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"file": self.file, "board": self.board, "game": self.index, "line": self.line,
                              "status": self.status}
-        for k, v in (("code", self.code), ("contract", self.contract), ("declarer", self.declarer),
-                     ("tricks", self.tricks), ("score", self.score), ("source", self.source),
-                     ("reason", self.reason), ("where", self.where)):
-            if v is not None:
-                d[k] = v
+        if self.code is not None:  # (each key in this order, where it has a value)
+            d["code"] = self.code
+        if self.contract is not None:
+            d["contract"] = self.contract
+        if self.declarer is not None:
+            d["declarer"] = self.declarer
+        if self.tricks is not None:
+            d["tricks"] = self.tricks
+        if self.score is not None:
+            d["score"] = self.score
+        if self.source is not None:
+            d["source"] = self.source
+        if self.reason is not None:
+            d["reason"] = self.reason
+        if self.where is not None:
+            d["where"] = self.where
         if self.rulings:
             d["rulings"] = self.rulings
         if self.notes:
