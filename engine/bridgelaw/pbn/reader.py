@@ -18,7 +18,8 @@ from ..errors import InputError
 from .markers import MARKERS
 from .model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, PlainTags, Section, Tag
 from .text import GameText
-from .values import EMBEDDING, TABLES, line_warning, table_warnings, value_warnings, version_warning
+from .values import (EMBEDDING, TABLES, TAGS_ALONE, alone_warning, commentary_warning, line_warning,
+                     section_token_warning, table_warnings, value_warnings, version_warning)
 
 __all__ = ["parse_game", "Inheritance", "NO_INHERITANCE", "unescape"]
 
@@ -414,6 +415,10 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
                 said = version_warning(c, f"{g.path}:{':'.join(map(str, g.pos(start)))}")
                 if said:
                     game.warnings.append(said)
+            if not c.isprintable():  # (a brace comment over lines holds their ends, which are allowed)
+                said = commentary_warning(c, f"{g.path}:{':'.join(map(str, g.pos(start)))}")
+                if said:
+                    game.warnings.append(said)
             if sec is not None and sec.kind != SUPPLEMENTAL and last is not None:
                 last.comments += (c,)
             elif sec is not None and sec.kind == SUPPLEMENTAL and (sec.rows or row):
@@ -463,7 +468,13 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
             if sec is None:
                 sec = Section(SUPPLEMENTAL)
                 tag.section = sec
+                if tag.name in TAGS_ALONE:
+                    game.warnings.append(alone_warning(tag.name, f"{g.path}:{':'.join(map(str, g.pos(start)))}"))
             if sec.kind == SUPPLEMENTAL:  # §4.9, §5: kept as rows, not interpreted
+                if kind == "word":
+                    said = section_token_warning(m.group(), tag.name, f"{g.path}:{':'.join(map(str, g.pos(start)))}")
+                    if said:
+                        game.warnings.append(said)
                 line = g.pos(start)[0]
                 if row and row[0] != line:
                     flush_row()

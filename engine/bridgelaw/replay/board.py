@@ -24,7 +24,7 @@ from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contrac
                         events_of, items_of, remedies_of, remedy_text, result_of, seat_of)
 from ..values import Call, Seat
 from ..wording import kind_name
-from .result import REFUSED, SCORED, UNFINISHED, BoardResult
+from .result import DEALT, REFUSED, SCORED, UNFINISHED, BoardResult
 from ..table import Answer, find_variant
 from .table_adapter import TableAdapter
 
@@ -57,6 +57,10 @@ class Refused(InputError):
 
 class Unfinished(InputError):
     """The record stops before the deal is over (``+``, an auction or play that ends early)."""
+
+
+class Dealt(InputError):
+    """The record is a hand record: a deal that was not played (no auction, play, contract or result)."""
 
 
 #: The note on a board ruled under :func:`presumed_code`.
@@ -683,8 +687,10 @@ def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
     t: TableAdapter | None = None
     try:
         t = _replay(game, code, res)
-    except (Refused, Unfinished) as e:
-        res.status = UNFINISHED if isinstance(e, Unfinished) else REFUSED
+    except (Refused, Unfinished, Dealt) as e:
+        res.status = UNFINISHED if isinstance(e, Unfinished) else DEALT if isinstance(e, Dealt) else REFUSED
+        if res.status == DEALT:  # nothing is ruled: the code presumed for ruling is no note of a hand record's
+            res.notes = [n for n in res.notes if not n.startswith(PRESUMED_CODE)]
         res.reason, res.where = str(e), e.field
     except InputError as e:  # a tag value the record gets wrong: it names its own place
         placed = e.field.startswith(game.path + ":")
@@ -732,6 +738,12 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
                              f"{code} scores by its own law")
     given = g.tag_values()  # (the tags of the sections and of our remedies and events: no §4.8 value is theirs)
     auction_v, play_v = given.get("Auction"), given.get("Play")
+    deal_v = vals.get("Deal")
+    if deal_v and auction_v is None and play_v is None and all(
+            vals.get(n) in (None, "", "?") for n in ("Contract", "Declarer", "Result")):
+        deal_of(deal_v, _tag_where(g, "Deal"))  # (a deal that is none is refused at its tag)
+        raise Dealt(_tag_where(g, "Deal"), "a hand record: the deal alone, no auction, play, contract or result — "
+                                           "a deal not played is neither replayed nor scored")
     dealer_v = vals.get("Dealer")
     if not dealer_v:
         if auction_v is not None:
@@ -739,7 +751,6 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
                                                     "the auction section (§3.1)")
         if vals.get("Contract") in (None, "", "?"):
             raise Unfinished(g.where(), "no auction, no contract and no result: nothing to replay")
-    deal_v = vals.get("Deal")
     # the usual spelling goes to the table as it is (the table checks its cards); any other is read here
     deal, unknown = (None, []) if not deal_v else (deal_v, []) if "-" not in deal_v else \
         deal_of(deal_v, _tag_where(g, "Deal"))
@@ -912,9 +923,14 @@ def _from_tags(g: PbnGame, code: str, dealer_v: str | None, deal: str | None, de
     res.contract, res.declarer, res.tricks = bid + "X" * doubled, declarer.value, stated[0]
     res.score, res.status, res.source = {k: v["total"] for k, v in s.totals().items()}, SCORED, "result"
     res.notes.append("no auction recorded: [Contract], [Declarer] and [Result] scored as stated, unrefereed")
-    res.notes.extend(s.notes)  # what the score presumed (a limit not applied for want of the dealer) is said
-    if not deal:
-        res.notes.append("no [Deal]: the honours are not known, and none are scored")
+    notes = s.notes
+    if not deal:  # the board's own note says the honours are not known: the sheet's note on them is not the board's
+        from ..scoring.rules import rules_of
+        from ..scoring.sheet import unstated_honours_note
+
+        unstated = unstated_honours_note(rules_of(load_code(code)), Call(bid).strain)
+        notes = [n for n in notes if n != unstated]
+    res.notes.extend(notes)  # what the score presumed (a limit not applied for want of the dealer) is said
     return None
 
 
