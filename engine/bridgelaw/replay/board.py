@@ -679,8 +679,9 @@ def _tag_where(game: PbnGame, name: str) -> str:
 
 
 def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
-                keep: bool = False) -> tuple[BoardResult, TableAdapter | None]:
-    """Replay one game: its :class:`BoardResult` (and the adapter, for the caller that wants the table)."""
+                keep: bool = False, export: bool = False) -> tuple[BoardResult, TableAdapter | None]:
+    """Replay one game: its :class:`BoardResult` (and the adapter, for the caller that wants the table).
+    ``write``: the game written back (``export``: in export format, §2.1, or why it cannot be)."""
     res = BoardResult(game.path, game.board(), game.index, game.line, REFUSED)
     if game.warnings:
         res.notes.extend(game.warnings)
@@ -702,7 +703,10 @@ def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
     if t is not None:
         res.rulings = [r.to_json() for r in t.rulings()]
     if write:
-        res.written = written_game(game, t if res.status != REFUSED else None, res.code)
+        try:
+            res.written = written_game(game, t if res.status != REFUSED else None, res.code, export)
+        except InputError as e:  # (only export format refuses a game: a tag, line or character it cannot hold)
+            res.unwritten = str(e)
     return res, (t if keep else None)
 
 
@@ -739,6 +743,8 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     given = g.tag_values()  # (the tags of the sections and of our remedies and events: no §4.8 value is theirs)
     auction_v, play_v = given.get("Auction"), given.get("Play")
     deal_v = vals.get("Deal")
+    if deal_v in ("", "?"):  # §3.4: "" the deal is not given, "?" it is not known
+        deal_v = None
     if deal_v and auction_v is None and play_v is None and all(
             vals.get(n) in (None, "", "?") for n in ("Contract", "Declarer", "Result")):
         deal_of(deal_v, _tag_where(g, "Deal"))  # (a deal that is none is refused at its tag)
@@ -953,13 +959,16 @@ def _check_outcome(g: PbnGame, t: TableAdapter, decl_v: str | None, contract_v: 
                                                      f"{t.contract}")
 
 
-def written_game(game: PbnGame, t: TableAdapter | None, code: str | None) -> str:
+def written_game(game: PbnGame, t: TableAdapter | None, code: str | None, export: bool = False) -> str:
     """The game as read, with the code it was replayed under and a [BridgelawRemedy] for every ruling
-    made (a game refused is written back as read)."""
+    made (a game refused is written back as read). ``export``: in export format (:mod:`..pbn.export`, which
+    raises :class:`InputError` for what export format cannot hold)."""
+    from ..pbn.export import write_export
     from ..pbn.writer import write_game
 
+    write = write_export if export else write_game
     if t is None:
-        return write_game(game)
+        return write(game)
     made = [Tag(REMEDY_TAG, remedy_text(Remedy(r.at or "", r.option, r.by, r.suit, r.card, tuple(sorted(r.facts.items())))))
             for r in t.rulings() if r.applied and r.at]
     tags: list[Tag] = []
@@ -972,5 +981,6 @@ def written_game(game: PbnGame, t: TableAdapter | None, code: str | None) -> str
     tags.extend(made)
     if code and not any(x.name in CODE_TAGS for x in tags):
         tags.insert(0, Tag("BridgelawCode", code))
-    out = PbnGame(tags=tags, prologue=game.prologue, lead=game.lead)
-    return write_game(out)
+    out = PbnGame(tags=tags, prologue=game.prologue, lead=game.lead, inherited=game.inherited, path=game.path,
+                  index=game.index, line=game.line)
+    return write(out)

@@ -32,6 +32,7 @@ class BoardResult:
     notes: list[str] = field(default_factory=list)
     source: str | None = None        # how the tricks are known: play, claim, result
     written: str | None = None       # the game as written back (replay --write), when asked
+    unwritten: str | None = None     # why the game, asked for, could not be written (export format cannot hold it)
     detail: dict[str, Any] | None = None  # the full report (one record replayed on its own)
 
     def to_json(self) -> dict[str, Any]:
