@@ -53,7 +53,7 @@ def _board_hint(gt: GameText) -> str | None:
     import re
 
     m = re.search(r'\[\s*Board\s*"([^"\n]*)"', gt.text)
-    return m.group(1) if m and m.group(1) not in ("#", "") else None
+    return m.group(1) if m and m.group(1) not in ("#", "", "?") else None
 
 
 def _as_read(gt: GameText) -> str:
