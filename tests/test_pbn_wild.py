@@ -134,3 +134,25 @@ def test_replay_write_export_of_any_games_is_export_format_or_says_what_it_left_
         kept = [x for x in first if x["board"] not in left_out]
         # (a board with no number is labelled by its place in the file, "#2", which a game left out moves)
         assert [{**m, "board": None} for m in meant(again)] == [{**m, "board": None} for m in meant(kept)]
+
+
+def test_replay_write_of_an_export_file_says_nothing_false_of_the_file_it_writes(tmp_path):
+    """``--write`` writes import format in UTF-8: the export file's ``% EXPORT`` line is not written (§2.4: it
+    would say export format), and its character set line names UTF-8, not the ISO 8859-1 it was read in."""
+    out = tmp_path / "out.pbn"
+    rc, first, err = replay(str(WILD), "--write", str(out))
+    assert rc == 0, err
+    text = out.read_bytes().decode("utf-8-sig")
+    escapes = [ln for ln in text.splitlines() if ln.startswith("%")]
+    assert "%Content-type: text/x-pbn; charset=UTF-8" in escapes and not any("EXPORT" in e for e in escapes)
+    assert not any("8859" in e for e in escapes)
+    assert '[West "Grüber, K."]' in text
+    assert meant(replay(str(out))[1]) == meant(first)
+
+
+@pytest.mark.timeout(120)
+def test_replay_write_export_over_processes_writes_what_one_process_writes(tmp_path):
+    one, two = tmp_path / "one.pbn", tmp_path / "two.pbn"
+    replay(str(WILD), "--write", str(one), "--export")
+    replay(str(WILD), "--write", str(two), "--export", "--jobs", "2")
+    assert two.read_bytes() == one.read_bytes() and b"\r\n[Board \"6\"]\r\n" in one.read_bytes()

@@ -553,11 +553,13 @@ class _Writer:
         self.n = 0
 
     def add(self, text: str, where: str = "") -> str | None:
+        from .pbn.writer import as_utf8_import
+
         if not text:
             return None
         if self.n:
             self.f.write("\n")
-        self.f.write(text)
+        self.f.write(as_utf8_import(text))
         self.n += 1
         return None
 

@@ -121,7 +121,7 @@ def _boards_of(stream: Any, name: str, path: str, code: str | None, write: bool,
     if suffix == ".pbn" or (suffix not in RECORD_SUFFIXES and looks_like_pbn(head.decode("latin-1"))):
         any_board = False
         if unread:
-            for gt, inherited, warnings in iter_game_texts(stream, name):
+            for gt, inherited, warnings in iter_game_texts(stream, name, every_tag=export):
                 if not gt.lines:  # commentary after the last game
                     if write:
                         yield _commentary("\n".join("\n".join(lines) for _, lines in gt.lead) + "\n", name, export)

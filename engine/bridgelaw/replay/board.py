@@ -751,6 +751,11 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
         raise Dealt(_tag_where(g, "Deal"), "a hand record: the deal alone, no auction, play, contract or result — "
                                            "a deal not played is neither replayed nor scored")
     dealer_v = vals.get("Dealer")
+    if dealer_v == "?":  # §3.4: the dealer not known
+        if auction_v is not None:
+            raise Refused(_tag_where(g, "Dealer"), '[Dealer "?"]: the dealer is not known (§3.4), and the auction is '
+                                                   "replayed from him (the dealer declares first): give the dealer")
+        dealer_v = None
     if not dealer_v:
         if auction_v is not None:
             raise Refused(_tag_where(g, "Auction"), "[Auction] with no [Dealer]: the dealer must be filled before "
