@@ -673,6 +673,15 @@ def _tag_values(game: PbnGame, name: str) -> list[tuple[str, str]]:
     return items_of([(t.value, f"{game.path}:{t.line}:{t.col}") for t in game.tags if t.name == name])
 
 
+def _unplayed(game: PbnGame, value: str | None, name: str) -> bool:
+    """No auction (or play) section, or one with no call (card) in it: what a hand record gives (a program's
+    empty ``[Auction "N"]`` too)."""
+    if value is None:
+        return True
+    sec = game.section(name)
+    return sec is None or sec.empty()
+
+
 def _tag_where(game: PbnGame, name: str) -> str:
     t = game.tag(name)
     return f"{game.path}:{t.line}:{t.col}" if t else game.where()
@@ -745,7 +754,7 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
     deal_v = vals.get("Deal")
     if deal_v in ("", "?"):  # §3.4: "" the deal is not given, "?" it is not known
         deal_v = None
-    if deal_v and auction_v is None and play_v is None and all(
+    if deal_v and _unplayed(g, auction_v, "Auction") and _unplayed(g, play_v, "Play") and all(
             vals.get(n) in (None, "", "?") for n in ("Contract", "Declarer", "Result")):
         deal_of(deal_v, _tag_where(g, "Deal"))  # (a deal that is none is refused at its tag)
         raise Dealt(_tag_where(g, "Deal"), "a hand record: the deal alone, no auction, play, contract or result — "
