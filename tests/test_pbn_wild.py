@@ -156,3 +156,24 @@ def test_replay_write_export_over_processes_writes_what_one_process_writes(tmp_p
     replay(str(WILD), "--write", str(one), "--export")
     replay(str(WILD), "--write", str(two), "--export", "--jobs", "2")
     assert two.read_bytes() == one.read_bytes() and b"\r\n[Board \"6\"]\r\n" in one.read_bytes()
+
+
+_SECTION_CHARS = {chr(c) for c in range(33, 127)} - set('[]{};"%')  # §3.2, written out from its words
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.characters(blacklist_characters='[]{};"', max_codepoint=0x2FF).filter(lambda c: not c.isspace()),
+               min_size=1, max_size=8))
+def test_a_section_token_is_said_exactly_when_it_has_a_character_section_tokens_do_not(token):
+    """A row of a table holding ``token`` as an element: said when (and only when) §3.2's character set for a
+    section token does not hold one of its characters; the row is kept as written all the same. (What Python
+    takes for white space separates elements, and is said so: the conformance cases.)"""
+    from bridgelaw.pbn import iter_games
+
+    text = f'[ScoreTable "Rank;Names"]\n1 {token}\n'
+    g = next(iter(iter_games(text, "t.pbn")))
+    said = [w for w in g.warnings if "the section token" in w]
+    assert bool(said) == (not set(token) <= _SECTION_CHARS), (token, g.warnings)
+    if said:
+        assert said[0].startswith("t.pbn:2:3: [ScoreTable]: the section token ")
+    assert g.tag("ScoreTable").section.rows == [f"1 {token}"]

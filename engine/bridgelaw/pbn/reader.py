@@ -25,11 +25,12 @@ __all__ = ["parse_game", "Inheritance", "NO_INHERITANCE", "unescape"]
 
 _TOKEN = re.compile(r"""
  (?P<esc>(?<![^\n])%[^\n]*)
-|(?P<ws>\s+)
+|(?P<ws>[ \t\n\v]+)
 |(?P<semi>;[^\n]*)
 |(?P<brace>\{[^}]*\}?)
 |(?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\\n]|\\.)*)"\s*\])
 |(?P<string>"(?:[^"\\\n]|\\.)*")
+|(?P<oddws>\s)
 |(?P<word>[^\s\[\]{};"]+)
 |(?P<other>.)
 """, re.X)
@@ -288,10 +289,14 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
     long = line_warning(gt.lines, gt.line, path)
     if long:
         said.insert(0, long)
-    for start, lines in gt.lead:  # the file's header: its version line (§2.4, §4.10)
+    for start, lines in gt.lead:  # the file's header: its version line (§2.4, §4.10), and no control character
         for i, ln in enumerate(lines):
             if ln[:1] == "%":
                 v = version_warning(ln, f"{path}:{start + i}:1")
+                if v:
+                    said.insert(0, v)
+            if not ln.isprintable():
+                v = commentary_warning(ln, f"{path}:{start + i}:1")
                 if v:
                     said.insert(0, v)
     if said:
@@ -404,6 +409,11 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
         kind = m.lastgroup
         start, pos = m.start(), m.end()
         if kind == "ws":
+            continue
+        if kind == "oddws":  # white space to Python, not to PBN (§3.2: space, tab, newline): read as a space, said
+            ch = m.group()
+            game.warnings.append(f"{g.path}:{':'.join(map(str, g.pos(start)))}: {ch!r} (code {ord(ch)}) between "
+                                 "tokens is not PBN white space (§3.2: space, tab and newline): read as a space")
             continue
         if kind == "esc" or kind == "semi" or kind == "brace":
             c = m.group()
