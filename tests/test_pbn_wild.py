@@ -162,7 +162,8 @@ _SECTION_CHARS = {chr(c) for c in range(33, 127)} - set('[]{};"%')  # §3.2, wri
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(st.characters(blacklist_characters='[]{};"', max_codepoint=0x2FF).filter(lambda c: not c.isspace()),
+# (not Ctrl-Z, the DOS end-of-file mark: where it ends a file it is the platform's, and elsewhere it refuses its game)
+@given(st.text(st.characters(blacklist_characters='[]{};"\x1a', max_codepoint=0x2FF).filter(lambda c: not c.isspace()),
                min_size=1, max_size=8))
 def test_a_section_token_is_said_exactly_when_it_has_a_character_section_tokens_do_not(token):
     """A row of a table holding ``token`` as an element: said when (and only when) §3.2's character set for a
