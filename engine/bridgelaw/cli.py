@@ -456,15 +456,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise InputError("--jobs", f"expected a number of processes, at least 1; got {args.jobs}")
     if "-" in args.file and sys.stdin is None:  # started with standard input closed (`<&-`)
         raise InputError("FILE", "cannot read - (standard input): it is closed; give a file, or pipe one in")
+    if args.export and not args.write:
+        raise InputError("--export", "export format is a way of writing the games: give --write FILE with it")
     if args.write:
         _check_write(args.write, args.file)
     out = sys.stdout
     summary = Summary()
     started = time.perf_counter()
-    writer = _Writer(args.write) if args.write else None
+    writer = (_ExportWriter if args.export else _Writer)(args.write) if args.write else None
     spread = args.jobs > 1 or bool(args.dask)  # the games are read where they are replayed
-    results = run(boards(args.file, args.code, write=bool(args.write), unread=spread), jobs=args.jobs,
-                  dask=args.dask)
+    results = run(boards(args.file, args.code, write=bool(args.write), unread=spread, export=args.export),
+                  jobs=args.jobs, dask=args.dask)
+    unwritten: list[str] = []
     first: Any = None
     second: Any = None
     refused: Any = None
@@ -481,7 +484,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if bar is not None:
                 bar.update(1)
             if writer:
-                writer.add(r.written or "")
+                why = r.unwritten or writer.add(r.written or "", r.where or f"{r.file}:{r.line}")
+                if why:
+                    unwritten.append(f"{r.file} board {r.board}: not written: {why}")
             if r.status == "refused" and refused is None:
                 refused = r
             if first is None:  # one record on its own is shown in full: hold the first line back
@@ -505,12 +510,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     n = sum(summary.total().values())
     if n > 1 and not args.quiet:
         print(summary.table(elapsed), file=sys.stderr if args.json else out)
+    for why in unwritten:  # (a board --write could not write: the file is short of it, and says so)
+        print(f"bridgelaw: {why}", file=sys.stderr)
     if refused is not None:
         more = summary.total()["refused"] - 1
         print(f"bridgelaw: {refused.reason}" + (f" (and {more} more board{'s' if more > 1 else ''} refused, of {n})"
                                                  if more else ""), file=sys.stderr)
         return 2
-    return 0
+    return 2 if unwritten else 0
 
 
 def _progress(quiet: bool) -> Any:
@@ -548,13 +555,50 @@ class _Writer:
         self.f.write("\ufeff")  # the byte-order mark shows UTF-8 (§2.2 would read ISO 8859-1)
         self.n = 0
 
-    def add(self, text: str) -> None:
+    def add(self, text: str, where: str = "") -> str | None:
+        from .pbn.writer import as_utf8_import
+
         if not text:
-            return
+            return None
         if self.n:
             self.f.write("\n")
-        self.f.write(text)
+        self.f.write(as_utf8_import(text))
         self.n += 1
+        return None
+
+    def close(self) -> None:
+        self.f.close()
+
+
+class _ExportWriter:
+    """``--write FILE --export``: PBN's export format (§2.1), ISO 8859-1 bytes (§2.2) and CR LF, the header first."""
+
+    def __init__(self, path: str) -> None:
+        from .pbn.export import EXPORT_HEADER
+
+        try:
+            self.f = open(path, "wb")
+        except OSError as e:
+            raise InputError("--write", f"cannot write {path}: {e.strerror}") from None
+        self.f.write(EXPORT_HEADER.encode("ascii"))
+        self.n = 0
+
+    def add(self, text: str, where: str = "") -> str | None:
+        """Write one game's export text; what export format cannot hold (a character not in ISO 8859-1) is
+        returned, the game not written."""
+        from .pbn.export import EOL, export_bytes
+
+        if not text:
+            return None
+        try:
+            data = export_bytes(text, where.rsplit(":", 2)[0] if where.count(":") >= 2 else where)
+        except InputError as e:
+            return str(e)
+        if self.n:
+            self.f.write(EOL.encode("ascii"))  # §3: an empty line before each game but the first
+        self.f.write(data)
+        self.n += 1
+        return None
 
     def close(self) -> None:
         self.f.close()
@@ -976,6 +1020,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sp.add_argument("--dask", metavar="ADDRESS", help="run the boards on the Dask scheduler at ADDRESS "
                                                       "('local': a local cluster of --jobs workers)")
     sp.add_argument("--write", metavar="FILE", help="write the games back as PBN, with the rulings and remedies")
+    sp.add_argument("--export", action="store_true", help="with --write: write PBN's strict export format (§2.1: "
+                                                          "CR LF, ISO 8859-1, the tags in order); a game it cannot "
+                                                          "hold is left out and said")
     sp.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     sp = add("ask", cmd_ask, "the referee's interview: what happened, who offended, the calls; then only the "
                              "questions the ruling still needs")

@@ -417,9 +417,10 @@ class PbnGame:
         return f"{self.path}:{line}" + (f":{col}" if col else "")
 
     def board(self) -> str:
-        """The board number (``[Board]``, §3.4.4), else the game's place in its file."""
+        """The board number (``[Board]``, §3.4.4), else (none, ``""`` or ``?``, not known: §3.4) the game's place in
+        its file."""
         b = self.value("Board")
-        return b if b else f"#{self.index}"
+        return b if b and b != "?" else f"#{self.index}"
 
     def __iter__(self) -> Iterator[Tag]:
         return iter(self.tags)

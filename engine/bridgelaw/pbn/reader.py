@@ -18,18 +18,19 @@ from ..errors import InputError
 from .markers import MARKERS
 from .model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, PlainTags, Section, Tag
 from .text import GameText
-from .values import (EMBEDDING, TABLES, line_warning, pair_warnings, table_warnings, value_warnings,
-                     version_warning)
+from .values import (EMBEDDING, TABLES, TAGS_ALONE, alone_warning, commentary_warning, line_warning, pair_warnings,
+                     section_token_warning, table_warnings, value_warnings, version_warning)
 
 __all__ = ["parse_game", "Inheritance", "NO_INHERITANCE", "unescape"]
 
 _TOKEN = re.compile(r"""
  (?P<esc>(?<![^\n])%[^\n]*)
-|(?P<ws>\s+)
+|(?P<ws>[ \t\n\v]+)
 |(?P<semi>;[^\n]*)
 |(?P<brace>\{[^}]*\}?)
 |(?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\\n]|\\.)*)"\s*\])
 |(?P<string>"(?:[^"\\\n]|\\.)*")
+|(?P<oddws>\s)
 |(?P<word>[^\s\[\]{};"]+)
 |(?P<other>.)
 """, re.X)
@@ -303,10 +304,14 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
     long = line_warning(gt.lines, gt.line, path)
     if long:
         said.insert(0, long)
-    for start, lines in gt.lead:  # the file's header: its version line (§2.4, §4.10)
+    for start, lines in gt.lead:  # the file's header: its version line (§2.4, §4.10), and no control character
         for i, ln in enumerate(lines):
             if ln[:1] == "%":
                 v = version_warning(ln, f"{path}:{start + i}:1")
+                if v:
+                    said.insert(0, v)
+            if not ln.isprintable():
+                v = commentary_warning(ln, f"{path}:{start + i}:1")
                 if v:
                     said.insert(0, v)
     if said:
@@ -420,6 +425,11 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
         start, pos = m.start(), m.end()
         if kind == "ws":
             continue
+        if kind == "oddws":  # white space to Python, not to PBN (§3.2: space, tab, newline): read as a space, said
+            ch = m.group()
+            game.warnings.append(f"{g.path}:{':'.join(map(str, g.pos(start)))}: {ch!r} (code {ord(ch)}) between "
+                                 "tokens is not PBN white space (§3.2: space, tab and newline): read as a space")
+            continue
         if kind == "esc" or kind == "semi" or kind == "brace":
             c = m.group()
             if kind == "brace" and not c.endswith("}"):
@@ -428,6 +438,10 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
                 last = _materialize_last(sec)
             if kind == "esc" and c.startswith("%"):
                 said = version_warning(c, f"{g.path}:{':'.join(map(str, g.pos(start)))}")
+                if said:
+                    game.warnings.append(said)
+            if not c.isprintable():  # (a brace comment over lines holds their ends, which are allowed)
+                said = commentary_warning(c, f"{g.path}:{':'.join(map(str, g.pos(start)))}")
                 if said:
                     game.warnings.append(said)
             if sec is not None and sec.kind != SUPPLEMENTAL and last is not None:
@@ -479,7 +493,13 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
             if sec is None:
                 sec = Section(SUPPLEMENTAL)
                 tag.section = sec
+                if tag.name in TAGS_ALONE:
+                    game.warnings.append(alone_warning(tag.name, f"{g.path}:{':'.join(map(str, g.pos(start)))}"))
             if sec.kind == SUPPLEMENTAL:  # §4.9, §5: kept as rows, not interpreted
+                if kind == "word":
+                    said = section_token_warning(m.group(), tag.name, f"{g.path}:{':'.join(map(str, g.pos(start)))}")
+                    if said:
+                        game.warnings.append(said)
                 line = g.pos(start)[0]
                 if row and row[0] != line:
                     flush_row()

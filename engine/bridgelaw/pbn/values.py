@@ -14,7 +14,8 @@ from operator import itemgetter
 from typing import Callable, Sequence
 
 __all__ = ["Syntax", "TAG_SYNTAX", "MANDATORY", "TABLES", "COLUMN_SYNTAX", "value_warnings", "pair_warnings",
-           "version_warning", "table_warnings", "SCORE_TAGS", "LINE_MAX", "line_warning", "EMBEDDING"]
+           "version_warning", "table_warnings", "SCORE_TAGS", "LINE_MAX", "line_warning", "EMBEDDING",
+           "section_token_warning", "commentary_warning", "alone_warning", "TAGS_ALONE"]
 
 #: The Mandatory Tag Set (§3.4): "?" is a value not known, "" one inappropriate.
 MANDATORY = frozenset(("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable",
@@ -319,6 +320,43 @@ def version_warning(line: str, where: str) -> str | None:
         return None
     return (f"{where}: {line.strip()}: a later version of the standard than 2.1, the one this reader knows: read as "
             "2.1 (§4.10: a later version keeps the syntax of tags and sections); what it adds is kept, not read")
+
+
+# ---------------------------------------------------------------- sections (§5.1) and commentary (§2.2, §3.8)
+
+# §3.2: a section token is one or more ASCII characters 33 to 126 but [ ] { } ; " % (§5.1: a string token holds
+# any other); the reader's words already stop at white space, [ ] { } ; and "
+_NOT_SECTION_TOKEN = re.compile(r'[^!#$&-:<-Z\\^-z|~]')
+# §2.2: no ASCII control character in commentary but the tabs (and the lines' own ends); 127 to 159 are not PBN data
+_NOT_TEXT = re.compile(r"[\x00-\x08\x0c-\x1f\x7f-\x9f]")
+#: The tags the standard defines as a tag pair alone, with no section data after them (§3.4–§4.7): every tag
+#: whose value it specifies, and the Mandatory Tag Set, but the two sections of §3.5 and §3.6 and the tables of §5.
+TAGS_ALONE = frozenset((set(TAG_SYNTAX) | MANDATORY | {"Note"}) - {"Auction", "Play"})
+
+
+def section_token_warning(token: str, name: str, where: str) -> str | None:
+    """A section element written as a section token that has a character §3.2 does not allow in one."""
+    bad = _NOT_SECTION_TOKEN.search(token)
+    if bad is None:
+        return None
+    ch = bad.group()
+    return (f"{where}: [{name}]: the section token {token!r} has {ch!r} (code {ord(ch)}): a section token is ASCII "
+            '33 to 126 but [ ] { } ; " % (§3.2); a string token "…" holds any other character (§5.1): kept, not read')
+
+
+def commentary_warning(text: str, where: str) -> str | None:
+    """Commentary (or a ``%`` line) holding a control character §2.2 does not allow."""
+    bad = _NOT_TEXT.search(text)
+    if bad is None:
+        return None
+    return (f"{where}: a control character (code {ord(bad.group())}) in "
+            + ("an escaped line" if text[:1] == "%" else "commentary") + " is not PBN data (§2.2)")
+
+
+def alone_warning(name: str, where: str) -> str:
+    """Section data after a tag the standard defines as a tag pair alone."""
+    return (f"{where}: [{name}] is a tag pair with no section data (§3.4–§4.7), and text that is no tag pair follows "
+            "it: kept as a section of it, not read")
 
 
 # ---------------------------------------------------------------- tables (§5.2–§5.10)

@@ -1,4 +1,4 @@
-"""What replaying one board gives: a :class:`BoardResult` — scored, refused or unfinished — with its JSON
+"""What replaying one board gives: a :class:`BoardResult` — scored, unfinished, dealt (a hand record) or refused — with its JSON
 line and its text line. Small and plain, so it crosses process (and Dask) boundaries cheaply."""
 
 from __future__ import annotations
@@ -7,10 +7,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["BoardResult", "SCORED", "REFUSED", "UNFINISHED", "STATUSES"]
+__all__ = ["BoardResult", "SCORED", "REFUSED", "UNFINISHED", "DEALT", "STATUSES"]
 
 SCORED, REFUSED, UNFINISHED = "scored", "refused", "unfinished"
-STATUSES = (SCORED, UNFINISHED, REFUSED)
+DEALT = "dealt"  # a hand record: a deal and nothing played (no auction, play, contract or result)
+STATUSES = (SCORED, UNFINISHED, DEALT, REFUSED)
 
 
 @dataclass(slots=True)
@@ -31,6 +32,7 @@ class BoardResult:
     notes: list[str] = field(default_factory=list)
     source: str | None = None        # how the tricks are known: play, claim, result
     written: str | None = None       # the game as written back (replay --write), when asked
+    unwritten: str | None = None     # why the game, asked for, could not be written (export format cannot hold it)
     detail: dict[str, Any] | None = None  # the full report (one record replayed on its own)
 
     def to_json(self) -> dict[str, Any]:
