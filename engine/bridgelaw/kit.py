@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
 
     from .values import Call
 
-__all__ = ["RulingKit", "make", "for_code", "kinds_of", "code_for_words", "LOADED"]
+__all__ = ["RulingKit", "make", "for_code", "kinds_of", "effect_words", "code_for_words", "LOADED"]
 
 #: The codes this process has loaded whole, by id (the loader's: :func:`bridgelaw.loader.loaded`).
 LOADED: dict[str, Any] = {}
@@ -53,6 +53,9 @@ class RulingKit:
     restated: frozenset[str]
     #: the irregularity catalogue the code was loaded with: (common facts, kinds)
     kinds: tuple[Any, Any]
+    #: the effect vocabulary's words, as :func:`bridgelaw.effectwords.table` derives them (what a ruling's effects
+    #: are said with)
+    words: dict[str, Any]
     # Beside its fields, what ruling remembers on a code: ``_rulers`` (each kind's :class:`~bridgelaw.ruler.Ruler`),
     # ``_quick`` (the quick path's tables), ``_cites`` (each law a ruling may cite, with its footnotes).
 
@@ -85,7 +88,7 @@ class RulingKit:
         return f"RulingKit({self.id!r})"
 
 
-_OWN = frozenset(("id", "title", "year", "game", "players", "params", "restated", "kinds", "_rulers", "_quick",
+_OWN = frozenset(("id", "title", "year", "game", "players", "params", "restated", "kinds", "words", "_rulers", "_quick",
                   "_cites", "_value_of"))
 
 
@@ -136,6 +139,30 @@ def kinds_of() -> tuple[Any, Any]:
     return load_kinds()  # type: ignore[no-any-return]
 
 
+def effect_words() -> dict[str, Any]:
+    """The shipped effect vocabulary's words (:func:`bridgelaw.effectwords.table`): a kit's, if one was read (the
+    same: its key covers ``schema/``), else derived from :func:`bridgelaw.vocabulary.vocabulary`."""
+    for kit in _KITS.values():
+        if kit is not None:
+            return kit.words
+    return _shipped_words()
+
+
+def _shipped_words() -> dict[str, Any]:
+    from .vocabulary import vocabulary
+
+    vocab = vocabulary()
+    if _WORDS.get("of") is not vocab:  # (derived again only if the vocabulary was read again)
+        from .effectwords import table
+
+        _WORDS.update(of=vocab, words=table(vocab))
+    return _WORDS["words"]  # type: ignore[no-any-return]
+
+
+#: The shipped vocabulary's table of words, and the vocabulary it was derived from.
+_WORDS: dict[str, Any] = {}
+
+
 def code_for_words(code_id: str) -> Any:
     """What a ruling's words read of its code (its id, title and year): the code, or its kit."""
     code = for_code(code_id) if isinstance(code_id, str) else None
@@ -173,7 +200,7 @@ def make(code: Any) -> RulingKit:
     from .catalogue import load_kinds
 
     kit = RulingKit(code.id, code.title, code.year, code.game, code.players, _plain(code.params),
-                    code.restated, load_kinds())
+                    code.restated, load_kinds(), _shipped_words())
     rulers = code.__dict__["_rulers"]
     for r in rulers.values():  # every law a ruling of the kind may cite, with each set of its footnotes
         cited: dict[str, set[str]] = {}

@@ -19,11 +19,13 @@ from dataclasses import dataclass
 
 from .errors import LawFileError
 from .values import Call, CallKind, Card, Effect, Question, Ruling
-from .vocabulary import PLACEHOLDER, FieldSpec, Vocabulary, vocabulary
+from .effectwords import PLACEHOLDER, wording_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from typing import Any, Callable, Iterable, Mapping
+
+    from .vocabulary import Vocabulary
 
 __all__ = [
     "seat_words", "side_words", "chooser_words", "call_words", "card_words", "suit_words", "seats_words",
@@ -130,12 +132,16 @@ _BY_TYPE: dict[str, Callable[[Any], str]] = {
             "seats": seats_words, "text": str}
 
 
-def _field_words(f: FieldSpec, value: Any, fmt: str | None) -> str:
-    if f.type == "choice":
-        return f.value_words(value)
-    if f.type == "int":
+def _field_words(field: tuple[str, dict[str, str]], value: Any, fmt: str | None) -> str:
+    type_, values = field  # (a field of bridgelaw.effectwords.table: its type, and the words of a choice's values)
+    if type_ == "choice":
+        said = values.get(value) if type(value) is str else None
+        if said is None:
+            raise KeyError(value)
+        return said
+    if type_ == "int":
         return str(abs(value) if fmt == "abs" else value)
-    return _BY_TYPE[f.type](value)
+    return _BY_TYPE[type_](value)
 
 
 # --------------------------------------------------------------------------
@@ -143,19 +149,34 @@ def _field_words(f: FieldSpec, value: Any, fmt: str | None) -> str:
 
 
 def effect_sentence(effect: Effect | Mapping[str, Any], vocab: Vocabulary | None = None) -> str:
-    """One effect as a sentence, from its kind's wording in ``schema/effects.yaml`` (or in ``vocab``)."""
+    """One effect as a sentence, from its kind's wording in ``schema/effects.yaml`` (or in ``vocab``): read from
+    the vocabulary's table of words (:func:`bridgelaw.effectwords.table`; a ruling kit carries the shipped one)."""
+    from .kit import effect_words
+
     d = effect.to_dict() if isinstance(effect, Effect) else dict(effect)
-    kind = (vocab or vocabulary()).kind(str(d.pop("kind")))
-    w = kind.wording_for(d)
+    name = str(d.pop("kind"))
+    if vocab is None:
+        words = effect_words().get(name)
+    else:
+        from .effectwords import table
+
+        words = table(vocab).get(name)
+    text = wording_for(words, d) if words is not None else None
+    if text is None:  # no such kind, or no wording of it fits: the vocabulary says which, as it does
+        from .vocabulary import vocabulary
+
+        (vocab or vocabulary()).kind(name).wording_for(d)
+        raise AssertionError(f"the table of words of {name!r} is not its vocabulary's")  # pragma: no cover
+    fields = words[1]
 
     def fill(m: Any) -> str:
-        f = kind.field(m.group(1))
+        f = fields.get(m.group(1))
         if f is None:  # pragma: no cover - the vocabulary checks every placeholder names a field
-            raise LawFileError(f"a wording of {kind.name!r} prints {{{m.group(1)}}}, which names no field",
+            raise LawFileError(f"a wording of {name!r} prints {{{m.group(1)}}}, which names no field",
                                "schema/effects.yaml")
         return _field_words(f, d[m.group(1)], m.group(2))
 
-    return _capital(PLACEHOLDER.sub(fill, w.text))
+    return _capital(PLACEHOLDER.sub(fill, text))
 
 
 # --------------------------------------------------------------------------
