@@ -236,18 +236,17 @@ NOT_ON_THE_RULE_PATH = frozenset((
 #: loader, its parameter binder, the incident's edge nor its bounds, the general path's derivations, the
 #: validators nor the desk.
 RULE_PATH = frozenset(f"bridgelaw.{m}" if m else "bridgelaw" for m in (
-    "", "api", "bids", "cache", "catalogue", "cli", "effectwords", "errors", "evaluation", "incidentcode", "kit",
-    "limits", "provision", "quick", "referee", "resources", "ruler", "seats", "snapshot", "textfile", "values",
-    "wording"))
+    "", "api", "bids", "cache", "cli", "effectwords", "errors", "evaluation", "factvalues", "incidentcode", "kit",
+    "limits", "quick", "referee", "resources", "ruler", "seats", "snapshot", "textfile", "values", "wording"))
 #: Modules of bridgelaw a warm ``rule -`` of a well-formed incident must not import: what loads a code whole, and
 #: what reads an incident by the general path, the condition language's parser and checker (a kit keeps its
 #: conditions compiled, and no tree: what they run with is in bridgelaw.evaluation), the YAML reader (plain JSON is
-#: read by bridgelaw.textfile) and the loader's seat checks; and what the kit carries in a plain form of its own:
-#: the schema's bounds (the quick path keeps the few it checks), the effect vocabulary (its words, as
-#: bridgelaw.effectwords.table derives them).
+#: read by bridgelaw.textfile) and the loader's seat checks; and the modules of what the kit carries in a plain form
+#: of its own: the schema's bounds (the quick path keeps the few it checks), the effect vocabulary (its words, as
+#: bridgelaw.effectwords.table derives them), the catalogue and the provisions (bridgelaw.kit.PLAIN_RECORDS).
 OFF_THE_RULE_PATH = frozenset(f"bridgelaw.{m}" for m in (
     "loader", "parameters", "lawfiles", "check", "server", "incident", "facts", "conditions", "yamlsrc",
-    "seatcheck", "incidentbounds", "vocabulary"))
+    "seatcheck", "incidentbounds", "vocabulary", "catalogue", "provision"))
 
 
 def test_a_warm_rule_imports_only_what_the_rule_path_uses(tmp_path):

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .catalogue import FactSpec, Kind
 from .errors import InputError
 from .values import Call, CallKind, Seat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from typing import Any, Callable
+
+    from .catalogue import FactSpec, Kind
 
 __all__ = ["fact_value", "check_kind", "check_fact", "check_callers", "check_closed", "check_given_once", "check_record",
            "check_seats", "check_agrees", "RECORD_KINDS"]

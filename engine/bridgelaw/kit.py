@@ -23,7 +23,7 @@ the quick path leaves its incidents to the general path, which loads the code wh
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import CodeType, FunctionType
+from types import CodeType, FunctionType, SimpleNamespace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
@@ -347,8 +347,12 @@ def _namespace(fn: Any, names: dict[str, Any]) -> None:
 def _pickler(code: Any, kit: RulingKit, settlers: dict[str, Any], base: type) -> Any:
     """A pickler class (from ``base``, the snapshot's) for ``kit``: made with the kit it is a part of, it writes
     the kit, its quick path and its catalogue by name; made with None, the core, without the rulers and settlers."""
+    from importlib import import_module
+
     from .conditions import Node
     from .evaluation import _CODES, UNREAD, namespace_base
+
+    plain = {getattr(import_module(name.rpartition(".")[0]), name.rpartition(".")[2]) for name in PLAIN_RECORDS}
 
     made: dict[int, str] = {}
     for text, module in _CODES.items():
@@ -378,6 +382,8 @@ def _pickler(code: Any, kit: RulingKit, settlers: dict[str, Any], base: type) ->
                 return _itself, (kit,)
             if isinstance(obj, Node):  # a condition tree: the kit keeps its conditions compiled, not their trees
                 return _itself, (UNREAD,)
+            if type(obj) in plain:  # a record only read: kept plain (PLAIN_RECORDS)
+                return SimpleNamespace, (), plain_record(obj)
             if type(obj) is FunctionType:
                 if obj is code.__dict__.get("_value_of"):
                     return bid_values, (kit.params,)
@@ -391,6 +397,23 @@ def _pickler(code: Any, kit: RulingKit, settlers: dict[str, Any], base: type) ->
             return super().reducer_override(obj)
 
     return _KitPickler
+
+
+#: The typed records a kit keeps plain, each as a :class:`~types.SimpleNamespace` of its fields (read by attribute as
+#: the record is: what a kit keeps of them is only read, never made, compared, hashed nor replaced), so that a warm
+#: start builds none of their classes nor imports their modules: the irregularity catalogue's facts and kinds
+#: (:class:`bridgelaw.catalogue.FactSpec`, :class:`~bridgelaw.catalogue.Kind`) and the provisions with their effects
+#: and options (:mod:`bridgelaw.provision`): data without methods, whose condition trees a kit keeps as
+#: :data:`~bridgelaw.evaluation.UNREAD`. Each stays the one definition of its fields (:func:`plain_record`).
+PLAIN_RECORDS = ("bridgelaw.catalogue.FactSpec", "bridgelaw.catalogue.Kind", "bridgelaw.provision.Provision",
+                 "bridgelaw.provision.EffectSpec", "bridgelaw.provision.OptionSpec")
+
+
+def plain_record(obj: Any) -> dict[str, Any]:
+    """A typed record's fields by name: what the kit keeps of one of :data:`PLAIN_RECORDS`."""
+    from dataclasses import fields
+
+    return {f.name: getattr(obj, f.name) for f in fields(obj)}
 
 
 def _names_read(code: CodeType) -> set[str]:

@@ -17,8 +17,8 @@ import itertools
 import operator
 
 from .bids import bid_table
-from .catalogue import coerce_fact
 from .evaluation import Facts, MissingFact, Unread, code_of, namespace_base
+from .factvalues import coerce_fact
 from .errors import InputError
 from .incidentcode import check_closed, check_fact, fact_value
 from .kit import RulingKit, for_code
