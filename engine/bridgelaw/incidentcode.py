@@ -31,7 +31,8 @@ if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
 
     from .catalogue import FactSpec, Kind
 
-__all__ = ["fact_value", "check_kind", "check_fact", "check_callers", "check_closed", "check_given_once", "check_record",
+__all__ = ["fact_value", "check_kind", "check_fact",
+           "check_callers", "check_closed", "check_given_once", "check_record",
            "check_seats", "check_agrees", "RECORD_KINDS"]
 
 

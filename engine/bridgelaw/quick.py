@@ -162,7 +162,8 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
     given = g("facts")
     f = _new(Facts)  # (made whole by the settler, without a copy: Facts.__init__ would copy it)
     if given:
-        if type(given) is not dict or len(given) > b["facts_max"] or (raw is not None and not _RECORDED.isdisjoint(given)):
+        if type(given) is not dict or len(given) > b["facts_max"] or \
+                (raw is not None and not _RECORDED.isdisjoint(given)):
             return None  # (facts beside the record are compared with it by the general path)
         strains = code.params.get("trick_values") or {}
         try:
