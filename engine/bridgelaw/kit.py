@@ -13,6 +13,12 @@ stale exactly when the snapshot is), written atomically: a core (the code's name
 catalogue, the laws cited, the quick path's tables) and one part a kind (its ruler and its settling of facts),
 each with a checksum of its compiled code and body. A start reads the core, and the part of the one kind it rules.
 
+What a ruling only reads of the catalogue and of the provisions the kit keeps plain (:data:`PLAIN_RECORDS`: each
+record as a namespace of its fields), the effect vocabulary as its table of words
+(:func:`bridgelaw.effectwords.table`), and the incident schema's bounds as the few numbers the quick path checks,
+so that a warm start imports neither the catalogue, the provisions' module, the vocabulary nor the schema's
+bounds, and builds none of their classes.
+
 A :class:`RulingKit` stands for its code wherever ruling reads one; anything else asked of it (a law's
 provisions, a parameter's citation) is asked of the whole code, loaded then (:func:`bridgelaw.loader.load_code`).
 A kit that cannot be read — missing, stale, truncated, corrupt — is no kit: the start loads the code whole; a
