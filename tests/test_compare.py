@@ -237,7 +237,9 @@ def test_the_rulings_diff_leads_with_the_revoke_penalty(rulings_1912_1913):
     assert "150 points" in revoke.words_a and "100 points" in revoke.words_b
     assert revoke.laws_a[0] == "84" and revoke.laws_b[0] == "84"
     assert revoke.seats == ["N", "S"]  # folded: the same for either adversary
-    assert re.search(r"Has the revoke been established [^?]*\? yes\.", revoke.sentence)
+    # the example is an established revoke, or a claim the accused side proved by mixing the cards (law 87 of both
+    # codes: "no proof is necessary and the claim is established")
+    assert re.search(r"Has the revoke been established [^?]*\? yes\.|mix the cards [^?]*\? yes\.", revoke.sentence)
     r12 = bridgelaw.rule({"code": "wcny-1912", **revoke.example})
     r13 = bridgelaw.rule({"code": "wcny-1913", **revoke.example})
     assert [e["points"] for o in r12.to_dict()["options"] for e in o["effects"] if e["kind"] == "score"] == [150]
