@@ -252,9 +252,9 @@ def unwrap(data: Any, key: str, marker: str) -> Any:
 
 def ruling_dict(ruling: Any) -> dict[str, Any]:
     """A ruling as JSON, with its ``words`` (:mod:`bridgelaw.wording`: what a page or a program shows people)."""
-    from .wording import ruling_words
+    from .wording import words_json
 
-    return {**ruling.to_dict(), "words": ruling_words(ruling).to_dict()}
+    return {**ruling.to_dict(), "words": words_json(ruling)}
 
 
 def rule(incident: Any) -> dict[str, Any]:
