@@ -15,8 +15,9 @@ turn, the suit led) and leaves the table as ``play`` does (tests/test_table.py) 
 what it played, scores the deal and writes the ``--json`` line. The target is judged against the first baseline
 (card by card, as it was defined); a second is printed beside it, the table fed the same record as the replay
 feeds it (each run of whole tricks through ``play_tricks``, the rest one act at a time), so the replay's ratio
-to the table doing just what the replay asks of it is seen too. The memory line counts what stays allocated,
-the scorer's cache of deals read included (bounded: it empties when full).
+to the table doing just what the replay asks of it is seen too. The bytecodes each side runs per board are
+counted too (a figure the machine's load does not move). The memory line counts what stays allocated, the
+scorer's cache of deals read included (bounded: it empties when full).
 """
 
 from __future__ import annotations
@@ -266,6 +267,29 @@ def memory_after(path: str, limit: int) -> int:
     return now - base
 
 
+def bytecodes(work: Any) -> int:
+    """The bytecodes the interpreter runs for ``work()`` (``sys.settrace`` with opcode events): a count that
+    does not depend on what else the machine runs, beside the CPU time that does."""
+    count = 0
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        nonlocal count
+        if event == "opcode":
+            count += 1
+        return local
+
+    def start(frame: Any, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes, frame.f_trace_lines = True, False
+        return local
+
+    sys.settrace(start)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return count
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--boards", type=int, default=2000)
@@ -337,6 +361,14 @@ def main() -> None:
         cli = time.perf_counter() - t0
         print(f"bridgelaw replay FILE --json {n / cli:8.0f} boards/s   (the whole command, start-up included; "
               f"exit {p.returncode})")
+        few = min(n, 100)  # (traced: a hundred boards say it)
+        head = str(Path(tmp) / "head.pbn")
+        Path(head).write_text("\n".join(texts[:few]), encoding="latin-1")
+        ops_replay = bytecodes(lambda: replay_serial(head))
+        ops_table = bytecodes(lambda: baseline(records[:few]))
+        print(f"bytecodes run per board: replay {ops_replay / few:.0f}, the table's own {ops_table / few:.0f} "
+              f"({ops_replay / ops_table:.2f}x; the replay's own code runs once a board, the table's play a card at a "
+              "time: a bytecode of the first costs more)")
         half = max(50, n // 4)
         a, b = memory_after(path, half), memory_after(path, 2 * half)
         print(f"memory held streaming: {a / 1024:.0f} KiB after {half} boards, {b / 1024:.0f} KiB after "

@@ -14,6 +14,7 @@ from bridgelaw.referee import (
     _asked_name, _because, _chooser, _cite, _effects, _fault, _overridden, _overrides, _question,
 )
 from bridgelaw.values import Effect, EffectKind, Option, Ruling, TraceStep
+from bridgelaw.ruler import _subject  # the note's words only: when it is given is worked out here
 
 
 def rule(incident: Mapping[str, Any]) -> Ruling:
@@ -28,6 +29,7 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
     applied: list[Provision] = []
     trace: list[tuple[Provision, bool, Any]] = []
     asked: dict[str, list[Provision]] = {}
+    waiting: dict[str, str] = {}  # a provision whose condition waits on an answer: the fact it needs
     for p in provisions:
         try:
             ok = bool(p.when(facts))
@@ -36,6 +38,7 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
         except MissingFact as m:
             name = _asked_name(m.name, facts)
             asked.setdefault(name, []).append(p)
+            waiting[p.id] = name
             trace.append((p, False, f"needs {name}, which was not given"))
             continue
         if ok:
@@ -91,6 +94,11 @@ def _rule(code: Code, kind: str, facts: Facts, notes: list[str]) -> Ruling:
         for c in p.cites:
             cited.setdefault(c, set())
         notes.extend(p.notes)
+        # given while a provision that would override it waits on an answer: the ruling says so
+        pend = [(q, waiting[q.id]) for q in provisions
+                if q is not p and p.id in q.overrides and q.id in waiting and q.id not in overridden]
+        if pend and p.id not in code.restated:
+            notes.append(_subject(p, pend))
 
     # the presumptions a provision actually read go with the ruling (bridgelaw.wording says them)
     presumed: tuple[tuple[str, Any], ...] = ()

@@ -162,9 +162,31 @@ def test_a_ruling_log_from_the_environment_is_named_as_the_variable(capsys, monk
     (["scroe", "x.yaml"], "invalid choice: 'scroe'"),
     (["score", "--jsn", "x.yaml"], "unrecognized arguments: --jsn (did you mean '--json'?)"),
     (["diff", "--rulngs", "wcny-1913", "wcny-1912"], "unrecognized arguments: --rulngs (did you mean '--rulings'?)"),
+    (["log", "--lmit", "3"], "unrecognized arguments: --lmit 3 (did you mean '--limit'?)"),
+    (["log", "--versio"], "unrecognized arguments: --versio\n"),  # (log's own options: no --version)
 ])
 def test_an_unknown_command_or_option_is_followed_by_the_nearest(argv, says, capsys, monkeypatch):
     rc, out, err = run(capsys, monkeypatch, argv)
     assert rc == 2 and out == "" and err.startswith("usage: bridgelaw") and says in err, err
     if argv[0] == "scroe":
         assert "(did you mean 'score'?)" in err
+
+
+def _long_options() -> list[tuple[dict[str, Any], str]]:
+    from bridgelaw.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    by_verb = {v["verb"]: v for v in VERBS}
+    return [(by_verb[name], o) for name, sp in sub.choices.items() for a in sp._actions for o in a.option_strings
+            if o.startswith("--") and len(o) > 4]
+
+
+@pytest.mark.parametrize("verb, option", _long_options(), ids=lambda x: x if isinstance(x, str) else x["verb"])
+def test_an_option_is_spelt_whole_never_abbreviated(verb, option, capsys, monkeypatch, tmp_path):
+    """argparse would take ``--jso`` as ``--json`` (and an abbreviation could turn ambiguous when an option is
+    added): every command refuses an option cut short, and says the option meant."""
+    short = option[:-1]
+    rc, out, err = run(capsys, monkeypatch, _fill(verb["json"], tmp_path) + [short])
+    assert rc == 2 and out == "", (rc, out, err)
+    assert f"unrecognized arguments: {short} (did you mean '" in err, err
+    assert "Traceback" not in err

@@ -387,3 +387,39 @@ def cross_field_ok(field):
     from bridgelaw.incident import cross_field
 
     return cross_field(field)
+
+
+_BIDS = [f"{n}{s}" for n in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
+
+
+@settings(**FUZZ)
+@given(data=st.data())
+def test_facts_the_bids_given_show_are_derived_and_a_contradiction_is_refused(data):
+    """An incident given as facts (no auction record) with its call and the bid before it: the requisite bid, whether
+    it is impossible and the bid made seven are what the bids show (1913's bid table); given otherwise, the incident
+    is refused naming the fact, never ruled on the fact as given."""
+    from bridgelaw.bids import bid_table
+    from bridgelaw.loader import load_code
+    from bridgelaw.values import Call
+
+    code = data.draw(st.sampled_from(["wcny-1913", "wcny-1912", "portland-1909"]))
+    table = bid_table(load_code(code))
+    prev = data.draw(st.sampled_from(_BIDS))
+    call = data.draw(st.sampled_from([b for b in _BIDS if not table.overbids(Call(b), Call(prev))]
+                                     or ["1C"]))
+    if table.overbids(Call(call), Call(prev)):
+        return  # (nothing is insufficient over the lowest bid)
+    req = table.requisite(Call(call), Call(prev))
+    kind = data.draw(st.sampled_from(["insufficient_bid"] + (["impossible_bid"] if req is None else [])))
+    shown: dict[str, object] = {"seven_call": table.seven_call(Call(call).strain.value).text} \
+        if kind == "impossible_bid" else {"impossible": req is None, "requisite_call": req.text if req else None}
+    name = data.draw(st.sampled_from(sorted(shown)))
+    value = data.draw(st.sampled_from([True, False]) if name == "impossible" else st.sampled_from(_BIDS))
+    facts = {"call": call, "previous_bid": prev, name: value}
+    inc = {"code": code, "irregularity": kind, "dealer": "S", "offender": "W", "facts": facts}
+    if shown.get(name) == value:
+        assert bridgelaw.rule(inc).irregularity == kind
+    else:
+        with pytest.raises(InputError) as info:
+            bridgelaw.rule(inc)
+        assert info.value.field == f"facts.{name}", (inc, str(info.value))

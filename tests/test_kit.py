@@ -310,3 +310,87 @@ def test_a_kit_keeps_no_condition_tree(kits, monkeypatch):
     assert read_parts > 50
     assert "bridgelaw.evaluation.UNREAD" in named, "no tree was left out, so nothing is tested"
     assert not [n for n in named if n.startswith("bridgelaw.conditions.")], sorted(set(named))
+
+
+def _same_as_typed(plain: Any, typed: Any, where: str) -> None:
+    """``plain`` (what a kit keeps) holds what ``typed`` (the record it stands for) holds: each of the records
+    :data:`bridgelaw.kit.PLAIN_RECORDS` names as a namespace of the same fields, a condition tree as UNREAD, a
+    compiled condition as a function of the same code (or the same constant), and the rest equal."""
+    from dataclasses import fields, is_dataclass
+    from functools import partial
+    from types import FunctionType, SimpleNamespace
+
+    from bridgelaw.conditions import Node
+    from bridgelaw.evaluation import UNREAD
+
+    if is_dataclass(typed) and f"{type(typed).__module__}.{type(typed).__qualname__}" in kit.PLAIN_RECORDS:
+        assert type(plain) is SimpleNamespace, where
+        assert list(vars(plain)) == [f.name for f in fields(typed)], where
+        for f in fields(typed):
+            _same_as_typed(getattr(plain, f.name), getattr(typed, f.name), f"{where}.{f.name}")
+    elif isinstance(typed, Node):
+        assert plain is UNREAD, where
+    elif type(typed) is FunctionType:
+        assert type(plain) is FunctionType and plain.__code__.co_code == typed.__code__.co_code, where
+    elif type(typed) is partial:  # (a constant condition, a list chooser)
+        assert type(plain) is partial and plain.func is typed.func, where
+        _same_as_typed(plain.args, typed.args, f"{where}.args")
+    elif isinstance(typed, (tuple, list)):
+        assert type(plain) is type(typed) and len(plain) == len(typed), where
+        for i, (a, b) in enumerate(zip(plain, typed)):
+            _same_as_typed(a, b, f"{where}[{i}]")
+    elif isinstance(typed, dict):
+        assert type(plain) is dict and list(plain) == list(typed), where
+        for k in typed:
+            _same_as_typed(plain[k], typed[k], f"{where}[{k!r}]")
+    else:
+        assert plain == typed, where
+
+
+def test_what_a_kit_keeps_plain_is_what_its_typed_source_holds(kits, monkeypatch):
+    """A kit keeps what a ruling only reads of the catalogue and of the provisions as namespaces of their records'
+    fields (bridgelaw.kit.PLAIN_RECORDS), the effect vocabulary's words as bridgelaw.effectwords.table derives them
+    from the typed vocabulary, and the schema's bounds the quick path checks as plain values: each holds what its
+    typed source holds, and reading the kit names none of their classes (so a warm start builds none)."""
+    from bridgelaw.catalogue import load_kinds
+    from bridgelaw.effectwords import table
+    from bridgelaw.incidentbounds import _bounds
+    from bridgelaw.quick import BOUNDS_READ
+    from bridgelaw.vocabulary import vocabulary
+
+    named: list[str] = []
+    made = kit._unpickler
+
+    def recording() -> type:
+        class Recording(made()):  # type: ignore[misc]
+            def find_class(self, module: str, name: str) -> Any:
+                named.append(f"{module}.{name}")
+                return super().find_class(module, name)
+        return Recording
+
+    monkeypatch.setattr(kit, "_unpickler", recording)
+    clear_cache()
+    read = {}
+    for c in code_ids():
+        k = kit.for_code(c)
+        assert isinstance(k, kit.RulingKit), c
+        read[c] = (k, {kind: k.__dict__["_rulers"].get(kind) for kind in list(k.__dict__["_parts"])})
+    assert not kit.LOADED, "reading the kits loaded a code"
+    kept = {n.rpartition(".")[0] for n in kit.PLAIN_RECORDS} | {"bridgelaw.vocabulary", "bridgelaw.incidentbounds"}
+    assert not [n for n in named if n.rpartition(".")[0] in kept], sorted(set(named))
+    assert "types.SimpleNamespace" in named, "no record was kept plain, so nothing is tested"
+    typed_kinds = load_kinds()
+    words = table(vocabulary())
+    bounds = {name: getattr(_bounds(), name) for name in BOUNDS_READ}
+    provisions = 0
+    for c, (k, rulers) in read.items():
+        _same_as_typed(k.kinds, typed_kinds, f"{c}: the catalogue")
+        assert k.words == words, c
+        ctx = k.__dict__.get("_quick")
+        assert ctx is None or ctx.bounds == bounds, c
+        code = load_code(c)
+        for kind, r in rulers.items():
+            want = tuple(code.by_kind.get(kind, ()))
+            _same_as_typed(r.provisions, want, f"{c}: {kind}")
+            provisions += len(want)
+    assert provisions > 100 and words and bounds

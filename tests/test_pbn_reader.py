@@ -376,3 +376,13 @@ def test_what_we_export_is_export_format_and_reads_back_as_the_same_games(case):
         # what the game said of itself again is among what it said first (the values written as read)
         assert {_strip_at(w) for w in h.warnings} <= {_strip_at(w) for w in g.warnings}, (h.warnings, g.warnings)
     assert write_export_games(again) == text  # export of an export is itself
+
+
+def test_a_game_the_plain_reader_makes_has_every_field_a_game_is_made_with():
+    g = next(iter_games(b'[Event "x"]\n[Dealer "N"]\n[Auction "N"]\nPass Pass Pass Pass\n'))
+    assert g._plain is not None  # (read by the plain reader: its tags not made yet)
+    made = PbnGame()
+    assert set(vars(g)) == set(vars(made))
+    assert {k: type(v) for k, v in vars(g).items() if k not in ("_plain", "_tag_list", "_values", "lead")} == \
+        {k: type(v) for k, v in vars(made).items() if k not in ("_plain", "_tag_list", "_values", "lead")}
+    assert [(t.name, t.value, t.line) for t in g.tags] == [("Event", "x", 1), ("Dealer", "N", 2), ("Auction", "N", 3)]

@@ -41,6 +41,8 @@ def test_a_record_replays_to_what_it_means(case):
         assert res.where == f"<pbn>:{exp['where']}"
     if "note" in exp:
         assert any(exp["note"] in n for n in res.notes), res.notes
+    for word, k in exp.get("notes_naming", {}).items():  # how many of the board's notes name a thing: each said once
+        assert sum(word in n for n in res.notes) == k, res.notes
     line = res.json_line()  # the replay --json line: the result as one line of JSON, its text not escaped
     assert "\n" not in line and line == json.dumps(res.to_json(), ensure_ascii=False)
 

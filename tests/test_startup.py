@@ -233,36 +233,52 @@ NOT_ON_THE_RULE_PATH = frozenset((
     "asyncio", "yaml", "jsonschema", "lark", "starlette", "uvicorn", "tqdm"))
 #: The modules of bridgelaw a warm ``rule -`` imports: one that joins them is a cost every start pays. It rules from
 #: the code's ruling kit (bridgelaw.kit), reading the part of the kind it rules, so it imports none of the code's
-#: loader, its parameter binder, the incident's edge (its bounds only), the general path's derivations, the
+#: loader, its parameter binder, the incident's edge nor its bounds, the general path's derivations, the
 #: validators nor the desk.
 RULE_PATH = frozenset(f"bridgelaw.{m}" if m else "bridgelaw" for m in (
-    "", "api", "bids", "cache", "catalogue", "cli", "errors", "evaluation", "incidentbounds", "incidentcode", "kit",
-    "limits", "provision", "quick", "referee", "resources", "ruler", "seats", "snapshot", "textfile", "values",
-    "vocabulary", "wording"))
+    "", "api", "bids", "cache", "cli", "effectwords", "errors", "evaluation", "factvalues", "incidentcode", "kit",
+    "limits", "quick", "referee", "resources", "ruler", "seats", "snapshot", "textfile", "values", "wording"))
 #: Modules of bridgelaw a warm ``rule -`` of a well-formed incident must not import: what loads a code whole, and
 #: what reads an incident by the general path, the condition language's parser and checker (a kit keeps its
 #: conditions compiled, and no tree: what they run with is in bridgelaw.evaluation), the YAML reader (plain JSON is
-#: read by bridgelaw.textfile) and the loader's seat checks.
+#: read by bridgelaw.textfile) and the loader's seat checks; and the modules of what the kit carries in a plain form
+#: of its own: the schema's bounds (the quick path keeps the few it checks), the effect vocabulary (its words, as
+#: bridgelaw.effectwords.table derives them), the catalogue and the provisions (bridgelaw.kit.PLAIN_RECORDS); and
+#: the typed records of a ruling's words (its JSON and its text are written from the words as worked out).
 OFF_THE_RULE_PATH = frozenset(f"bridgelaw.{m}" for m in (
     "loader", "parameters", "lawfiles", "check", "server", "incident", "facts", "conditions", "yamlsrc",
-    "seatcheck"))
+    "seatcheck", "incidentbounds", "vocabulary", "catalogue", "provision", "rulingwords"))
+#: The dataclasses a warm ``rule -`` builds (each costs every start the making of its methods): the ruling and what
+#: it holds — the typed result it writes — the condition language's type (what the compiled functions' table of
+#: functions is typed with) and the kit itself. A class that joins them is a cost every start pays.
+RULE_PATH_CLASSES = frozenset(("bridgelaw.values.Effect", "bridgelaw.values.Option", "bridgelaw.values.Question",
+                               "bridgelaw.values.TraceStep", "bridgelaw.values.LawCitation", "bridgelaw.values.Ruling",
+                               "bridgelaw.evaluation.Type", "bridgelaw.kit.RulingKit"))
 
 
 def test_a_warm_rule_imports_only_what_the_rule_path_uses(tmp_path):
     env = dict(os.environ, BRIDGELAW_CACHE=str(tmp_path / "cache"))
     inc = '{"code": "wcny-1913", "irregularity": "insufficient_bid", "dealer": "S", "auction": ["1H", "1S"]}'
-    probe = ("import sys, json\n"
+    probe = ("import sys, json, dataclasses\n"
+             "built = []\n"
+             "make = dataclasses._process_class  # (what @dataclass calls to build a class's methods)\n"
+             "def recorded(cls, *args):\n"
+             "    built.append(f'{cls.__module__}.{cls.__qualname__}')\n"
+             "    return make(cls, *args)\n"
+             "dataclasses._process_class = recorded\n"
              "import bridgelaw.cache\n"
              "bridgelaw.cache.SETTLED_NS = 0  # the files' statuses trusted at once (a checkout just edited)\n"
              "sys.argv = ['bridgelaw', 'rule', '-', '--json']\n"
              "from bridgelaw.cli import main\n"
              "status = main()\n"
-             "sys.stderr.write(json.dumps([status, sorted(sys.modules)]))\n")
+             "sys.stderr.write(json.dumps([status, sorted(sys.modules), built]))\n")
     runs = [subprocess.run([sys.executable, "-c", probe], input=inc, capture_output=True, text=True, env=env,
                            timeout=120) for _ in range(2)]
     assert '"insufficient_bid"' in runs[1].stdout and runs[1].stdout == runs[0].stdout
-    status, modules = json.loads(runs[1].stderr)
+    status, modules, built = json.loads(runs[1].stderr)
     assert status == 0
+    assert set(built) == RULE_PATH_CLASSES and len(built) == len(RULE_PATH_CLASSES), \
+        f"a warm start built {sorted(set(built) - RULE_PATH_CLASSES)}, and not {sorted(RULE_PATH_CLASSES - set(built))}"
     top = {m.split(".")[0] for m in modules}
     assert not top & NOT_ON_THE_RULE_PATH, f"a warm start imported: {sorted(top & NOT_ON_THE_RULE_PATH)}"
     ours = {m for m in modules if m.split(".")[0] == "bridgelaw"}

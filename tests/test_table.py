@@ -1452,6 +1452,26 @@ def test_a_broken_table_state_is_refused_by_name(path):
     assert want in str(info.value)
 
 
+def test_a_state_of_an_earlier_version_written_with_what_it_lacked_is_read_as_this_version():
+    """The writers that added ``seal`` and ``bar_calls`` still wrote version 1, and the one that added ``bar_from``
+    version 2: such a state is the state of version 3 and is read as one (written again, it says 3); a state of an
+    earlier version without them is refused by its version, naming what it lacks."""
+    t = Table("wcny-1913", dealer="S", deal=DEAL)
+    t.call("S", "1H")
+    t.call("W", "1S")
+    data = json.loads(t.to_json())
+    assert data["version"] == 3
+    for v in (1, 2):
+        old = Table.from_json(json.dumps({**data, "version": v}))
+        assert old.to_json() == t.to_json()
+    for v, gone in ((1, "seal"), (1, "bar_calls"), (1, "bar_from"), (2, "bar_from")):
+        with pytest.raises(TableStateError, match=f"state.version: {v}: .*without {gone}, which this"):
+            Table.from_json(json.dumps({k: x for k, x in {**data, "version": v}.items() if k != gone}))
+    for bad in (0, 4, "3", 3.0, True, None):
+        with pytest.raises(TableStateError, match="state.version: expected 3"):
+            Table.from_json(json.dumps({**data, "version": bad}))
+
+
 def test_nothing_outside_the_table_reads_the_deprecated_state_dict():
     """The table's old state dict is a deprecated view: the engine outside the table package (the replay, the
     CLI, the API), the tests, the examples and the benchmarks read the table's properties (and pytest turns

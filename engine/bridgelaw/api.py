@@ -126,11 +126,43 @@ def law(code_id: str, number: str) -> dict[str, Any]:
     return law_dict(code, find_law(code, number))
 
 
+#: The Unicode categories no law's text holds, blanks apart: controls, format characters, surrogates, private use
+#: (the desk's published pattern for a search is made from it: :func:`bridgelaw.openapi.not_text_pattern`).
+NOT_TEXT = frozenset(("Cc", "Cf", "Cs", "Co"))
+
+
+def not_text(c: str) -> bool:
+    """Is character ``c`` one no law's text holds (and no word typed to search it)? Over the Basic Multilingual
+    Plane, where every control is and the desk's pattern can name them (a pattern's dialect reads characters past
+    it as pairs of surrogates)."""
+    import unicodedata
+
+    return ord(c) < 0x10000 and not c.isspace() and unicodedata.category(c) in NOT_TEXT
+
+
+def not_text_says(text: str) -> str | None:
+    """What is wrong with words to search with a character no law's text holds (None: nothing)."""
+    import unicodedata
+
+    odd = next((c for c in text if not_text(c)), None)
+    if odd is None:
+        return None
+    name = unicodedata.name(odd, "a control character" if unicodedata.category(odd) == "Cc" else "no character")
+    return f"U+{ord(odd):04X} ({name.lower()}) is no character of a law's text: give the words as they are printed"
+
+
 def search_hits(text: str, code_id: str | None = None, field: str = "TEXT") -> list[tuple[str, Any]]:
     """(code id, law) for every law whose text or footnotes contain ``text``, or tagged with it as a topic."""
     from .loader import code_ids, load_code
 
-    needle = text.lower()
+    import unicodedata
+
+    said = not_text_says(text)
+    if said is not None:
+        raise InputError(field, said)
+    # compatibility forms (full-width letters and digits, ligatures) are read as the letters they stand for, in the
+    # words and in the text alike
+    needle = " ".join(unicodedata.normalize("NFKC", text).lower().split())  # (and any run of spaces as one)
     if not needle.strip():
         raise InputError(field, "give some words to search for")
     hits = []
@@ -138,7 +170,8 @@ def search_hits(text: str, code_id: str | None = None, field: str = "TEXT") -> l
         code = load_code(cid) if not code_id else _code(cid)
         for lw in code.laws:
             hay = (lw.text or "") + " " + " ".join(t for _, t in lw.footnotes)
-            if needle in hay.lower() or needle in lw.topics:
+            if needle in " ".join((hay if hay.isascii() else unicodedata.normalize("NFKC", hay)).lower().split()) \
+                    or needle in lw.topics:
                 hits.append((code.id, lw))
     return hits
 
@@ -219,9 +252,9 @@ def unwrap(data: Any, key: str, marker: str) -> Any:
 
 def ruling_dict(ruling: Any) -> dict[str, Any]:
     """A ruling as JSON, with its ``words`` (:mod:`bridgelaw.wording`: what a page or a program shows people)."""
-    from .wording import ruling_words
+    from .wording import words_json
 
-    return {**ruling.to_dict(), "words": ruling_words(ruling).to_dict()}
+    return {**ruling.to_dict(), "words": words_json(ruling)}
 
 
 def rule(incident: Any) -> dict[str, Any]:
@@ -309,7 +342,15 @@ def diff(a: str, b: str, topic: str | None = None, fields: tuple[str, str] = ("c
 
     _code(a, fields[0])
     _code(b, fields[1])
+    same_code(a, b, fields[1])
     return diff_codes(a, b, topic or None).to_dict()
+
+
+def same_code(a: str, b: str, field: str) -> None:
+    """Two codes compared must be two: a code against itself differs in nothing, and says so only by mistake."""
+    if a == b:
+        raise InputError(field, f"{b} is the code it is compared with: name two different codes (e.g. wcny-1912 "
+                         "and wcny-1913)")
 
 
 _casebook_cache: dict[str, Any] = {}

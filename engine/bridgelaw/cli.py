@@ -326,7 +326,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from .compare import diff_codes, ruling_diff
     from .report import render
 
+    from .api import same_code
+
     fmt = _format(args)
+    same_code(args.a, args.b, "B")
     if args.rulings:
         if args.ignore or args.topic:  # the rulings diff rules every kind (--kind narrows it); it reads no text
             raise InputError("--ignore" if args.ignore else "--topic",
@@ -453,15 +456,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise InputError("--jobs", f"expected a number of processes, at least 1; got {args.jobs}")
     if "-" in args.file and sys.stdin is None:  # started with standard input closed (`<&-`)
         raise InputError("FILE", "cannot read - (standard input): it is closed; give a file, or pipe one in")
+    if args.export and not args.write:
+        raise InputError("--export", "export format is a way of writing the games: give --write FILE with it")
     if args.write:
         _check_write(args.write, args.file)
     out = sys.stdout
     summary = Summary()
     started = time.perf_counter()
-    writer = _Writer(args.write) if args.write else None
+    writer = (_ExportWriter if args.export else _Writer)(args.write) if args.write else None
     spread = args.jobs > 1 or bool(args.dask)  # the games are read where they are replayed
-    results = run(boards(args.file, args.code, write=bool(args.write), unread=spread), jobs=args.jobs,
-                  dask=args.dask)
+    results = run(boards(args.file, args.code, write=bool(args.write), unread=spread, export=args.export),
+                  jobs=args.jobs, dask=args.dask)
+    unwritten: list[str] = []
     first: Any = None
     second: Any = None
     refused: Any = None
@@ -478,7 +484,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if bar is not None:
                 bar.update(1)
             if writer:
-                writer.add(r.written or "")
+                why = r.unwritten or writer.add(r.written or "", r.where or f"{r.file}:{r.line}")
+                if why:
+                    unwritten.append(f"{r.file} board {r.board}: not written: {why}")
             if r.status == "refused" and refused is None:
                 refused = r
             if first is None:  # one record on its own is shown in full: hold the first line back
@@ -502,12 +510,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     n = sum(summary.total().values())
     if n > 1 and not args.quiet:
         print(summary.table(elapsed), file=sys.stderr if args.json else out)
+    for why in unwritten:  # (a board --write could not write: the file is short of it, and says so)
+        print(f"bridgelaw: {why}", file=sys.stderr)
     if refused is not None:
         more = summary.total()["refused"] - 1
         print(f"bridgelaw: {refused.reason}" + (f" (and {more} more board{'s' if more > 1 else ''} refused, of {n})"
                                                  if more else ""), file=sys.stderr)
         return 2
-    return 0
+    return 2 if unwritten else 0
 
 
 def _progress(quiet: bool) -> Any:
@@ -545,13 +555,50 @@ class _Writer:
         self.f.write("\ufeff")  # the byte-order mark shows UTF-8 (§2.2 would read ISO 8859-1)
         self.n = 0
 
-    def add(self, text: str) -> None:
+    def add(self, text: str, where: str = "") -> str | None:
+        from .pbn.writer import as_utf8_import
+
         if not text:
-            return
+            return None
         if self.n:
             self.f.write("\n")
-        self.f.write(text)
+        self.f.write(as_utf8_import(text))
         self.n += 1
+        return None
+
+    def close(self) -> None:
+        self.f.close()
+
+
+class _ExportWriter:
+    """``--write FILE --export``: PBN's export format (§2.1), ISO 8859-1 bytes (§2.2) and CR LF, the header first."""
+
+    def __init__(self, path: str) -> None:
+        from .pbn.export import EXPORT_HEADER
+
+        try:
+            self.f = open(path, "wb")
+        except OSError as e:
+            raise InputError("--write", f"cannot write {path}: {e.strerror}") from None
+        self.f.write(EXPORT_HEADER.encode("ascii"))
+        self.n = 0
+
+    def add(self, text: str, where: str = "") -> str | None:
+        """Write one game's export text; what export format cannot hold (a character not in ISO 8859-1) is
+        returned, the game not written."""
+        from .pbn.export import EOL, export_bytes
+
+        if not text:
+            return None
+        try:
+            data = export_bytes(text, where.rsplit(":", 2)[0] if where.count(":") >= 2 else where)
+        except InputError as e:
+            return str(e)
+        if self.n:
+            self.f.write(EOL.encode("ascii"))  # §3: an empty line before each game but the first
+        self.f.write(data)
+        self.n += 1
+        return None
 
     def close(self) -> None:
         self.f.close()
@@ -687,12 +734,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+_MAX_LIMIT = 2 ** 63 - 1  # the largest row id SQLite keeps
+
+
 def cmd_log(args: argparse.Namespace) -> int:
     from .rulinglog import RulingLog, default_path, write_csv
     from .wording import kind_name, seat_words
 
-    if args.limit is not None and args.limit < 1:
-        raise InputError("--limit", f"expected a number of rulings from 1, got {args.limit}")
+    if args.limit is not None and not 1 <= args.limit <= _MAX_LIMIT:  # (past it, no log holds so many: SQLite's
+        raise InputError("--limit", f"expected a number of rulings from 1 to {_MAX_LIMIT}, got "  # row ids stop)
+                         f"{args.limit if args.limit.bit_length() < 70 else 'a number of ' + str(len(str(args.limit))) + ' digits'}")
     from pathlib import Path
 
     if args.csv and args.json:  # else one would be taken and the other dropped unsaid
@@ -731,8 +782,10 @@ def cmd_log(args: argparse.Namespace) -> int:
                 "  options: " + ", ".join(f"{o['id']} ({o['chooser']})" for o in s["options"]) if s["options"] else "")
             print(f"#{e.id:<5} {e.time[:19].replace('T', ' ')}  {e.code:<20} "
                   f"{kind_name(e.irregularity)}{who}{laws}{chose}")
-            if e.note:
-                print(_wrap(f"note: {e.note}", "       "))
+            if e.note:  # (a log written before notes were held to text may hold controls: shown, not sent)
+                shown = e.note if e.note.isprintable() else "".join(
+                    c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in e.note)
+                print(_wrap(f"note: {shown}", "       "))
         print(f"{n} ruling(s) in {path}")
     finally:
         book.close()
@@ -867,11 +920,22 @@ class _Parser(argparse.ArgumentParser):
             message += did_you_mean(wrong.group(1), list(sub.choices) if sub is not None else [])
         elif message.startswith("unrecognized arguments: "):
             flags = [o for a in self._every_action() for o in a.option_strings if o.startswith("--")]
+            sub = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
+            verb = next((w for w in getattr(self, "_argv", ()) if sub is not None and w in sub.choices), None)
+            if verb is not None:  # the command's own options, not another command's (nor --version, the program's)
+                flags = [o for a in sub.choices[verb]._actions  # type: ignore[union-attr]
+                         for o in a.option_strings if o.startswith("--")]
             for given in message[len("unrecognized arguments: "):].split():
                 if given.startswith("--"):
                     message += did_you_mean(given.split("=", 1)[0], flags)
                     break
         super().error(message)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        import sys
+
+        self._argv = list(sys.argv[1:] if args is None else args)  # (what error reads the command from)
+        return super().parse_known_args(args, namespace)
 
     def _every_action(self) -> list[argparse.Action]:
         out = list(self._actions)
@@ -894,14 +958,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from . import __version__
 
     p = _Parser(prog="bridgelaw", description="The historic laws of bridge as data, and a referee.",
-                formatter_class=_Formatter)
+                formatter_class=_Formatter, allow_abbrev=False)  # an option is spelt whole (did you mean: above)
     p.add_argument("--version", action="version", version=f"bridgelaw {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(name: str, fn: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
         if only is not None and name != only:
             return _Unbuilt()  # type: ignore[return-value]
-        sp = sub.add_parser(name, help=help_, description=help_, formatter_class=_Formatter)
+        sp = sub.add_parser(name, help=help_, description=help_, formatter_class=_Formatter, allow_abbrev=False)
         sp.set_defaults(func=fn)
         sp.add_argument("--json", action="store_true", help="machine-readable output")
         return sp
@@ -956,6 +1020,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sp.add_argument("--dask", metavar="ADDRESS", help="run the boards on the Dask scheduler at ADDRESS "
                                                       "('local': a local cluster of --jobs workers)")
     sp.add_argument("--write", metavar="FILE", help="write the games back as PBN, with the rulings and remedies")
+    sp.add_argument("--export", action="store_true", help="with --write: write PBN's strict export format (§2.1: "
+                                                          "CR LF, ISO 8859-1, the tags in order); a game it cannot "
+                                                          "hold is left out and said")
     sp.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     sp = add("ask", cmd_ask, "the referee's interview: what happened, who offended, the calls; then only the "
                              "questions the ruling still needs")

@@ -1,6 +1,7 @@
 """The end of a deal at the table, as the scoring module reads it (``schema/score.schema.json``).
 
-Four-handed: the declarer, the contract as doubled, the tricks his side won, the deal (for honours), the
+Every result names its dealer (a game engine reads the next dealer from it, and a rubber's sheet holds its
+deals' dealers to the rotation). Four-handed: the declarer, the contract as doubled, the tricks his side won, the deal (for honours), the
 revokes established with the penalty chosen (a revoke ruled without a penalty costs nothing, and is left
 out), and the penalties the rulings entered. Three-hand: the players are named by their seats in the
 auction, the dummy by the seat its packet was dealt to; a partnership's score in the play goes to the
@@ -99,7 +100,8 @@ def _played(code: Code, st: "TableState", contract: str | None, tricks: int | No
             raise InputError("tricks", f"the declarer's side won {won} and lost {lost} of the tricks played, so it "
                                        f"cannot end with {tricks!r}")
         won = tricks
-    res: dict[str, Any] = {"code": code.id, "declarer": declarer, "contract": contract, "tricks": won}
+    res: dict[str, Any] = {"code": code.id, "dealer": st.dealer, "declarer": declarer, "contract": contract,
+                           "tricks": won}
     if _original_one_spade(code, st):
         res["original_one_spade"] = True
     if st.deal:
@@ -116,7 +118,7 @@ def _original_one_spade(code: Code, st: "TableState") -> bool:
 
 def _without_play(code: Code, st: "TableState", who: Any) -> dict[str, Any]:
     """A deal ended by a new deal (or passed out): the penalties exacted before it ended still score."""
-    res: dict[str, Any] = {"code": code.id, "new_deal": True}
+    res: dict[str, Any] = {"code": code.id, "dealer": st.dealer, "new_deal": True}
     pens = [_penalty(code, x, w) for x in st.scores for w in who(x)]
     if pens:
         res["penalties"] = pens

@@ -200,12 +200,20 @@ def derive(code: Code, inc: Incident) -> tuple[str, Facts, list[str]]:
         call, prev = f["call"], f["previous_bid"]
         if call.is_bid and prev.is_bid:  # the same facts an auction record would give
             req = requisite(code, call, prev)
-            f.setdefault("impossible", req is None)
+            shown = f"{call.text} over {prev.text}"
+            _as_given(f, "impossible", req is None, shown + (" cannot be made sufficient within seven" if req is None
+                                                             else f" can be made sufficient at {req.text}"))
             if req is not None:
-                f.setdefault("requisite_call", req)
-            f.setdefault("seven_call", seven_call(code, _strain(call)))
+                _as_given(f, "requisite_call", req, f"{shown} is made sufficient at {req.text}")
+            elif f.get("requisite_call") is not None:
+                raise InputError("facts.requisite_call", f"{f['requisite_call'].text} cannot be: {shown} cannot be made "
+                                 "sufficient within seven, so there is no requisite bid (facts.impossible is true)")
+            _seven_as_given(code, f, call)
             if kind_id == "impossible_bid" and req is None:
                 _sufficient_as_given(f, False)
+    elif not inc.has_auction and isinstance(f.get("call"), Call) and f["call"].is_bid \
+            and not isinstance(f["call"], OverSeven):
+        _check_call_facts(code, f, f["call"])
     if inc.has_auction:
         if inc.dealer is None:
             raise InputError("dealer", "is required with an auction record (calls are read from the dealer on)")
@@ -250,6 +258,40 @@ def _settle(code: Code, kind_id: str, kind: Kind, common: Mapping[str, FactSpec]
     _kind_offender(kind, f, code)
     incidentcode.check_seats(code, kind, f, given)
     return kind_id, Facts(f, code.value_of, tuple(presumed)), notes
+
+
+def _as_given(f: dict[str, Any], name: str, shown: Any, because: str) -> None:
+    """A fact the incident's bids show: derived where not given; given too, it must agree (``because``: what the
+    bids show, said when it does not)."""
+    had = f.setdefault(name, shown)
+    if had != shown:
+        raise InputError(f"facts.{name}", f"{incidentcode.show(had)} does not match the bids given: {because}")
+
+
+def _seven_as_given(code: Code, f: dict[str, Any], call: Call) -> None:
+    """The bid made seven in the call's strain (law 50's "made seven in the suit named"): given, it must be that."""
+    seven = seven_call(code, _strain(call))
+    _as_given(f, "seven_call", seven, f"the bid made seven in the strain of {call.text} is {seven.text}")
+
+
+def _check_call_facts(code: Code, f: dict[str, Any], call: Call) -> None:
+    """A bid given without the bid it was made over: the facts given beside it that its own strain and level
+    settle -- the bid made seven in its strain, and a requisite bid (higher, in its strain) -- and a requisite bid
+    beside ``impossible: true`` (a bid that cannot be made sufficient has none)."""
+    if "seven_call" in f:
+        _seven_as_given(code, f, call)
+    req = f.get("requisite_call")
+    if not isinstance(req, Call):
+        return
+    if f.get("impossible") is True:
+        raise InputError("facts.requisite_call", f"{req.text} contradicts facts.impossible: true (a bid that cannot "
+                         "be made sufficient within seven has no requisite bid): give one of the two")
+    if req.strain is not call.strain:
+        raise InputError("facts.requisite_call", f"{req.text} is not in the strain of {call.text}: the requisite bid "
+                         f"is the lowest sufficient bid in the strain named, a bid in {call.strain.value if call.strain else '?'}")
+    if not higher(code, req, call):
+        raise InputError("facts.requisite_call", f"{req.text} is not higher than {call.text}: the requisite bid "
+                         "makes the insufficient bid sufficient, so it names more tricks in the same strain")
 
 
 def _sufficient_as_given(f: dict[str, Any], shown: bool) -> None:
@@ -640,7 +682,7 @@ def _over_seven(code: Code, call: OverSeven, f: dict[str, Any], notes: list[str]
                          "number of tricks, so no bid is of more than seven")
     if call.strain is None or call.strain.value not in (code.params.get("trick_values") or {}):
         raise InputError(where, f"{code.id} has no {call.strain.value if call.strain else call.text} declaration")
-    f.setdefault("seven_call", seven_call(code, _strain(call)))
+    _seven_as_given(code, f, call)
     notes.append(f"{call.text} is a bid of more than seven: an impossible declaration (the bid made seven in the "
                  f"suit named is {f['seven_call'].text}).")
 

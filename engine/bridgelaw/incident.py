@@ -26,7 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .errors import InputError, UnknownCodeError, did_you_mean
-from .incidentbounds import _Bounds, _bounds, _fact_value, _is_int, schema
+from .limits import control_in
+from .incidentbounds import _Bounds, _bounds, schema
+from .incidentcode import _is_int, fact_value
 from .values import OVER_SEVEN_RE, Call, OverSeven, Seat
 
 TYPE_CHECKING = False
@@ -207,11 +209,14 @@ def read_incident(data: Any) -> Incident:
             if not isinstance(name, str) or not (0 < len(name) <= b.fact_name_len and b.fact_name_re.search(name)):
                 raise InputError(f"facts.{str(name)[:40]}", "not a fact name: a fact is named in lowercase words "
                                  "joined by _ (e.g. established); `bridgelaw kinds` lists each kind's facts")
-            facts[name] = _fact_value(name, v, b)
+            facts[name] = fact_value(name, v, b.fact_int, b.fact_str)
     note = data.get("note")
     if note is not None and (not isinstance(note, str) or len(note) > b.note_max):
         raise InputError("note", f"expected text of at most {b.note_max:,} characters"
                          + (f", got {len(note):,}" if isinstance(note, str) else f", got {note!r:.60}"))
+    said = control_in(note) if note is not None else None
+    if said is not None:
+        raise InputError("note", said)
     # the cross-field rules the schema cannot state, that need nothing but the incident
     if callers_raw is not None and len(who) != len(calls):
         raise InputError("callers", f"{len(who)} seat(s) for {len(calls)} call(s): callers has one seat for each call "

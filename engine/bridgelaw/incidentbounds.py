@@ -1,7 +1,10 @@
 """What the published incident schema (``schema/incident.schema.json``) holds an incident to — its fields, the
-lengths and patterns of its words, the most calls and facts it may give — read from the schema itself, and the
-check of one fact's value against it: what the edge (:mod:`bridgelaw.incident`) and the quick path
-(:mod:`bridgelaw.quick`) both read, in a module of its own so that the quick path needs nothing else of the edge."""
+lengths and patterns of its words, the most calls and facts it may give — read from the schema itself: what the
+edge (:mod:`bridgelaw.incident`) reads, in a module of its own so that the quick path needs nothing else of the
+edge. The quick path reads the few bounds it checks as plain values its record of a code keeps
+(:data:`bridgelaw.quick.BOUNDS_READ`, taken from :func:`_bounds` when the record is made: a ruling kit carries
+them, so a warm start builds no :class:`_Bounds`), and checks a fact's value by
+:func:`bridgelaw.incidentcode.fact_value`, as the edge does."""
 
 from __future__ import annotations
 
@@ -9,8 +12,6 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-
-from .errors import InputError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
@@ -73,26 +74,3 @@ def _bounds() -> _Bounds:
         fact_str=(fact["string"]["minLength"], fact["string"]["maxLength"]),
         note_max=p["note"]["maxLength"],
     )
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _fact_value(name: str, v: Any, b: _Bounds) -> Any:
-    where = f"facts.{name}"
-    if isinstance(v, bool):
-        return v
-    if _is_int(v):
-        lo, hi = b.fact_int
-        if not lo <= v <= hi:
-            raise InputError(where, f"{v} is out of bounds: a number given as a fact is {lo} to {hi:,}")
-        return v
-    if isinstance(v, str):
-        lo, hi = b.fact_str
-        if not lo <= len(v) <= hi:
-            raise InputError(where, f"expected a word of {lo} to {hi} characters, got {len(v)}"
-                             + (f": {v[:40]!r}…" if v else ""))
-        return v
-    raise InputError(where, f"expected true or false, a whole number, or a word (a seat, a call, a card, ...), got "
-                     f"{v!r:.60}")

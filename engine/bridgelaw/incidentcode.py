@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .catalogue import FactSpec, Kind
 from .errors import InputError
 from .values import Call, CallKind, Seat
 
@@ -30,8 +29,37 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from typing import Any, Callable
 
-__all__ = ["check_kind", "check_fact", "check_callers", "check_closed", "check_given_once", "check_record",
+    from .catalogue import FactSpec, Kind
+
+__all__ = ["fact_value", "check_kind", "check_fact",
+           "check_callers", "check_closed", "check_given_once", "check_record",
            "check_seats", "check_agrees", "RECORD_KINDS"]
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def fact_value(name: str, v: Any, ints: tuple[int, int], words: tuple[int, int]) -> Any:
+    """A fact's value within what the incident schema allows any fact (``ints``: the least and most number,
+    ``words``: the fewest and most characters of a word; :class:`bridgelaw.incidentbounds._Bounds`'s ``fact_int``
+    and ``fact_str``), as given; else an :class:`InputError` naming ``facts.<name>``."""
+    where = f"facts.{name}"
+    if isinstance(v, bool):
+        return v
+    if _is_int(v):
+        lo, hi = ints
+        if not lo <= v <= hi:
+            raise InputError(where, f"{v} is out of bounds: a number given as a fact is {lo} to {hi:,}")
+        return v
+    if isinstance(v, str):
+        lo, hi = words
+        if not lo <= len(v) <= hi:
+            raise InputError(where, f"expected a word of {lo} to {hi} characters, got {len(v)}"
+                             + (f": {v[:40]!r}…" if v else ""))
+        return v
+    raise InputError(where, f"expected true or false, a whole number, or a word (a seat, a call, a card, ...), got "
+                     f"{v!r:.60}")
 
 
 def check_kind(code: Any, kind: Kind) -> None:
@@ -86,7 +114,7 @@ def check_given_once(facts: Mapping[str, Any], seats: Mapping[str, Any]) -> None
     """A seat given both as a field of the incident and among its facts is given once, or the same in both."""
     for name, seat in seats.items():
         if seat is not None and name in facts and facts[name] != seat:
-            raise InputError(f"facts.{name}", f"{_show(facts[name])} contradicts {name}: {_show(seat)}; give the "
+            raise InputError(f"facts.{name}", f"{show(facts[name])} contradicts {name}: {show(seat)}; give the "
                              f"{name} once (as {name}, or as facts.{name})")
 
 
@@ -128,10 +156,11 @@ def check_agrees(given: Mapping[str, Any], f: Mapping[str, Any], what: str) -> N
     for name, value in given.items():
         got = f.get(name)
         if got is not None and value is not None and got != value:
-            raise InputError(f"facts.{name}", f"{_show(value)} does not match {what}: it shows {_show(got)}")
+            raise InputError(f"facts.{name}", f"{show(value)} does not match {what}: it shows {show(got)}")
 
 
-def _show(v: Any) -> str:
+def show(v: Any) -> str:
+    """A fact's value as an incident writes it."""
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(getattr(v, "text", getattr(v, "value", v)))

@@ -13,6 +13,12 @@ stale exactly when the snapshot is), written atomically: a core (the code's name
 catalogue, the laws cited, the quick path's tables) and one part a kind (its ruler and its settling of facts),
 each with a checksum of its compiled code and body. A start reads the core, and the part of the one kind it rules.
 
+What a ruling only reads of the catalogue and of the provisions the kit keeps plain (:data:`PLAIN_RECORDS`: each
+record as a namespace of its fields), the effect vocabulary as its table of words
+(:func:`bridgelaw.effectwords.table`), and the incident schema's bounds as the few numbers the quick path checks,
+so that a warm start imports neither the catalogue, the provisions' module, the vocabulary nor the schema's
+bounds, and builds none of their classes.
+
 A :class:`RulingKit` stands for its code wherever ruling reads one; anything else asked of it (a law's
 provisions, a parameter's citation) is asked of the whole code, loaded then (:func:`bridgelaw.loader.load_code`).
 A kit that cannot be read — missing, stale, truncated, corrupt — is no kit: the start loads the code whole; a
@@ -23,7 +29,7 @@ the quick path leaves its incidents to the general path, which loads the code wh
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import CodeType, FunctionType
+from types import CodeType, FunctionType, SimpleNamespace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
@@ -31,7 +37,7 @@ if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
 
     from .values import Call
 
-__all__ = ["RulingKit", "make", "for_code", "kinds_of", "code_for_words", "LOADED"]
+__all__ = ["RulingKit", "make", "for_code", "kinds_of", "effect_words", "code_for_words", "LOADED"]
 
 #: The codes this process has loaded whole, by id (the loader's: :func:`bridgelaw.loader.loaded`).
 LOADED: dict[str, Any] = {}
@@ -53,6 +59,9 @@ class RulingKit:
     restated: frozenset[str]
     #: the irregularity catalogue the code was loaded with: (common facts, kinds)
     kinds: tuple[Any, Any]
+    #: the effect vocabulary's words, as :func:`bridgelaw.effectwords.table` derives them (what a ruling's effects
+    #: are said with)
+    words: dict[str, Any]
     # Beside its fields, what ruling remembers on a code: ``_rulers`` (each kind's :class:`~bridgelaw.ruler.Ruler`),
     # ``_quick`` (the quick path's tables), ``_cites`` (each law a ruling may cite, with its footnotes).
 
@@ -85,7 +94,7 @@ class RulingKit:
         return f"RulingKit({self.id!r})"
 
 
-_OWN = frozenset(("id", "title", "year", "game", "players", "params", "restated", "kinds", "_rulers", "_quick",
+_OWN = frozenset(("id", "title", "year", "game", "players", "params", "restated", "kinds", "words", "_rulers", "_quick",
                   "_cites", "_value_of"))
 
 
@@ -136,6 +145,30 @@ def kinds_of() -> tuple[Any, Any]:
     return load_kinds()  # type: ignore[no-any-return]
 
 
+def effect_words() -> dict[str, Any]:
+    """The shipped effect vocabulary's words (:func:`bridgelaw.effectwords.table`): a kit's, if one was read (the
+    same: its key covers ``schema/``), else derived from :func:`bridgelaw.vocabulary.vocabulary`."""
+    for kit in _KITS.values():
+        if kit is not None:
+            return kit.words
+    return _shipped_words()
+
+
+def _shipped_words() -> dict[str, Any]:
+    from .vocabulary import vocabulary
+
+    vocab = vocabulary()
+    if _WORDS.get("of") is not vocab:  # (derived again only if the vocabulary was read again)
+        from .effectwords import table
+
+        _WORDS.update(of=vocab, words=table(vocab))
+    return _WORDS["words"]  # type: ignore[no-any-return]
+
+
+#: The shipped vocabulary's table of words, and the vocabulary it was derived from.
+_WORDS: dict[str, Any] = {}
+
+
 def code_for_words(code_id: str) -> Any:
     """What a ruling's words read of its code (its id, title and year): the code, or its kit."""
     code = for_code(code_id) if isinstance(code_id, str) else None
@@ -173,7 +206,7 @@ def make(code: Any) -> RulingKit:
     from .catalogue import load_kinds
 
     kit = RulingKit(code.id, code.title, code.year, code.game, code.players, _plain(code.params),
-                    code.restated, load_kinds())
+                    code.restated, load_kinds(), _shipped_words())
     rulers = code.__dict__["_rulers"]
     for r in rulers.values():  # every law a ruling of the kind may cite, with each set of its footnotes
         cited: dict[str, set[str]] = {}
@@ -320,8 +353,12 @@ def _namespace(fn: Any, names: dict[str, Any]) -> None:
 def _pickler(code: Any, kit: RulingKit, settlers: dict[str, Any], base: type) -> Any:
     """A pickler class (from ``base``, the snapshot's) for ``kit``: made with the kit it is a part of, it writes
     the kit, its quick path and its catalogue by name; made with None, the core, without the rulers and settlers."""
+    from importlib import import_module
+
     from .conditions import Node
     from .evaluation import _CODES, UNREAD, namespace_base
+
+    plain = {getattr(import_module(name.rpartition(".")[0]), name.rpartition(".")[2]) for name in PLAIN_RECORDS}
 
     made: dict[int, str] = {}
     for text, module in _CODES.items():
@@ -351,6 +388,8 @@ def _pickler(code: Any, kit: RulingKit, settlers: dict[str, Any], base: type) ->
                 return _itself, (kit,)
             if isinstance(obj, Node):  # a condition tree: the kit keeps its conditions compiled, not their trees
                 return _itself, (UNREAD,)
+            if type(obj) in plain:  # a record only read: kept plain (PLAIN_RECORDS)
+                return SimpleNamespace, (), plain_record(obj)
             if type(obj) is FunctionType:
                 if obj is code.__dict__.get("_value_of"):
                     return bid_values, (kit.params,)
@@ -364,6 +403,23 @@ def _pickler(code: Any, kit: RulingKit, settlers: dict[str, Any], base: type) ->
             return super().reducer_override(obj)
 
     return _KitPickler
+
+
+#: The typed records a kit keeps plain, each as a :class:`~types.SimpleNamespace` of its fields (read by attribute as
+#: the record is: what a kit keeps of them is only read, never made, compared, hashed nor replaced), so that a warm
+#: start builds none of their classes nor imports their modules: the irregularity catalogue's facts and kinds
+#: (:class:`bridgelaw.catalogue.FactSpec`, :class:`~bridgelaw.catalogue.Kind`) and the provisions with their effects
+#: and options (:mod:`bridgelaw.provision`): data without methods, whose condition trees a kit keeps as
+#: :data:`~bridgelaw.evaluation.UNREAD`. Each stays the one definition of its fields (:func:`plain_record`).
+PLAIN_RECORDS = ("bridgelaw.catalogue.FactSpec", "bridgelaw.catalogue.Kind", "bridgelaw.provision.Provision",
+                 "bridgelaw.provision.EffectSpec", "bridgelaw.provision.OptionSpec")
+
+
+def plain_record(obj: Any) -> dict[str, Any]:
+    """A typed record's fields by name: what the kit keeps of one of :data:`PLAIN_RECORDS`."""
+    from dataclasses import fields
+
+    return {f.name: getattr(obj, f.name) for f in fields(obj)}
 
 
 def _names_read(code: CodeType) -> set[str]:

@@ -7,7 +7,8 @@ refused at ``path:line:col`` with the limit named.
 
 from __future__ import annotations
 
-__all__ = ["FILE_BYTES", "PBN_LINE_BYTES", "RECORD_BYTES", "YAML_DEPTH", "INT_DIGITS", "YAML_ALIASES", "YAML_VALUES", "CONDITION_LENGTH", "CONDITION_DEPTH"]
+__all__ = ["FILE_BYTES", "PBN_LINE_BYTES", "RECORD_BYTES", "YAML_DEPTH", "INT_DIGITS", "YAML_ALIASES", "YAML_VALUES", "CONDITION_LENGTH", "CONDITION_DEPTH", "NOTE_PATTERN",
+           "control_in"]
 
 #: Bytes of one file read: a law file, an incident, a score sheet (the largest shipped file has about 53,000).
 FILE_BYTES = 4_000_000
@@ -29,3 +30,19 @@ YAML_VALUES = 100_000
 CONDITION_LENGTH = 1_000
 #: Nesting of one condition's tree: operators, calls and lists inside each other (the deepest shipped has 7).
 CONDITION_DEPTH = 32
+
+#: A free text an input carries (an incident's or a sheet's note, a penalty's reason, the referee's note in the
+#: ruling log): any characters but the controls, bar tab, line feed and carriage return -- a NUL or an escape
+#: sequence would be stored and then written to a terminal as it came (the schemas' ``pattern`` of those fields).
+NOTE_PATTERN = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$"
+
+
+def control_in(text: str) -> str | None:
+    """What is wrong with a free text holding a control character (None: nothing): the first one, named."""
+    for c in text:
+        o = ord(c)
+        if (o < 0x20 and c not in "\t\n\r") or 0x7F <= o <= 0x9F:
+            return (f"U+{o:04X}, a control character, at character {text.index(c) + 1}: this text takes none "
+                    "but tab and line breaks")
+    return None
+

@@ -10,11 +10,13 @@ code and kind ids are narrowed to those this server has loaded.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 from typing import Any, Mapping
 
 from . import __version__
+from .limits import NOTE_PATTERN
 from .rulinglog import MAX_NOTE, MAX_PAGE
 
 __all__ = ["document", "for_loaded_codes", "Checker", "MAX_BODY", "ERRORS"]
@@ -165,7 +167,8 @@ def _schemas(code_ids: list[str], kind_ids: list[str]) -> dict[str, Any]:
                      "next_before": {"type": ["integer", "null"],
                                      "description": "the `before` of the page of older entries (null: none)"},
                      "entries": _arr(_ref("LogSummary"))})
-    note = {"type": ["string", "null"], "maxLength": MAX_NOTE, "description": "the referee's note"}
+    note = {"type": ["string", "null"], "maxLength": MAX_NOTE, "pattern": NOTE_PATTERN,
+            "description": "the referee's note (no control characters but tab and line breaks)"}
     choice = {"type": ["string", "null"], "description": "the option chosen: an option id of the ruling"}
     s["LogRequest"] = {
         "description": "with `id`: record the option chosen and the note on a logged ruling; with `incident`: "
@@ -228,6 +231,26 @@ _NOT_BLANK = ("[^\\t\\n\\u000b\\f\\r\\u001c-\\u001f \\u0085\\u00a0\\u1680\\u2000
               "\\u202f\\u205f\\u3000]")
 
 
+@functools.lru_cache(maxsize=None)
+def words_pattern() -> str:
+    """The pattern of words to search: one character not blank (:data:`_NOT_BLANK`), and none that no law's text
+    holds (:func:`bridgelaw.api.not_text`, over the Basic Multilingual Plane), as one pattern (a generator of
+    requests reads one better than two), written as ranges the schema's dialect and Python's read alike."""
+    from .api import not_text
+
+    ranges, start = [], None
+    for i in range(0x10001):
+        bad = i < 0x10000 and not 0xD800 <= i <= 0xDFFF and not_text(chr(i))  # (no surrogate is UTF-8's to send,
+        # and a pattern naming them is one a Rust regex engine -- schemathesis's -- refuses)
+        if bad and start is None:
+            start = i
+        elif not bad and start is not None:
+            ranges.append(f"\\u{start:04x}" + (f"-\\u{i - 1:04x}" if i - 1 > start else ""))
+            start = None
+    odd = "".join(ranges)
+    return f"^[^{odd}]*[^{_NOT_BLANK[2:-1]}{odd}][^{odd}]*$"
+
+
 def _op(op_id: str, summary: str, responses: dict[str, Any], params: list[Any] | None = None,
         body: str | None = None) -> dict[str, Any]:
     op: dict[str, Any] = {"operationId": op_id, "summary": summary, "responses": responses}
@@ -277,7 +300,8 @@ def document(code_ids: list[str], kind_ids: list[str], token: bool = False, max_
         "/search": {"get": _op("search", "every law whose text says it (as `bridgelaw search TEXT --json`)",
                                {**_ok(_arr(_ref("SearchHit")), "the laws"), **_err(400, 422)},
                                [_q("q", {"type": "string", "minLength": 1, "maxLength": 200,
-                                         "pattern": _NOT_BLANK}, True, "words (not only blanks)"),
+                                         "pattern": words_pattern()},
+                                   True, "words (not only blanks; no control or format characters)"),
                                 _q("code", code, False, "only this code")])},
         "/rule": {"post": _op("rule", "rule on an incident (as `bridgelaw rule - --json`); a complete ruling "
                                       "is recorded in the ruling log",
@@ -297,7 +321,7 @@ def document(code_ids: list[str], kind_ids: list[str], token: bool = False, max_
                                  {**_ok(_ref("Auction"), "the auction"), **_err()}, body="AuctionRequest")},
         "/diff": {"get": _op("diff", "compare two codes (as `bridgelaw diff A B --format json`)",
                              {**_ok(_ref("Diff"), "text, parameters and provisions compared"), **_err(400, 422)},
-                             [_q("a", code, True, "a code id"), _q("b", code, True, "a code id"),
+                             [_q("a", code, True, "a code id"), _q("b", code, True, "a code id, not a's (a 400 says so)"),
                               _q("topic", topic, False, "only laws on this topic")])},
         "/kinds": {"get": _op("kinds", "every irregularity kind and its facts (as `bridgelaw kinds --json`)",
                               {**_ok(_ref("Kinds"), "the catalogue"), **_err()})},
@@ -385,6 +409,10 @@ class Checker:
             try:
                 jsonschema.Draft202012Validator(p["schema"]).validate(value)
             except jsonschema.ValidationError as e:
+                if e.validator == "pattern" and e.validator_value == words_pattern():
+                    from .api import not_text_says  # (the engine's own words for it)
+
+                    return f"{p['name']}: {not_text_says(given) or 'give some words to search for'}"
                 return f"{p['name']}: {_short(e.message)}"
         return None
 

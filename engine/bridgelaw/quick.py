@@ -17,11 +17,10 @@ import itertools
 import operator
 
 from .bids import bid_table
-from .catalogue import coerce_fact
 from .evaluation import Facts, MissingFact, Unread, code_of, namespace_base
+from .factvalues import coerce_fact
 from .errors import InputError
-from .incidentbounds import _bounds, _fact_value
-from .incidentcode import check_closed, check_fact
+from .incidentcode import check_closed, check_fact, fact_value
 from .kit import RulingKit, for_code
 from .seats import FourHand
 from .values import _CALLS, _SEAT_BY_TEXT, MAX_CALL_LEVEL, Call, CallKind
@@ -42,6 +41,9 @@ _BIDS = ("insufficient_bid", "impossible_bid")
 _PASS = CallKind.PASS
 _new = Facts.__new__
 #: Facts an auction record shows: given beside one, the general path compares them with it.
+#: The bounds of the incident schema the quick path checks (fields of :class:`bridgelaw.incidentbounds._Bounds`),
+#: kept by its record of a code as plain values: the schema is read, and its bounds built, once a kit is made.
+BOUNDS_READ = ("note_max", "auction_max", "facts_max", "fact_int", "fact_str")
 _RECORDED = frozenset(("succeeding_player", "third_player", "succeeding_player_has_bid", "succeeding_player_last_bid",
                        "third_player_has_bid", "third_player_last_bid", "doubled_player", "other_player", "call",
                        "previous_bid", "requisite_call", "impossible", "seven_call", "sufficient", "innocent_side_has_bid",
@@ -70,10 +72,13 @@ class _Code:
         self.settlers: dict[str, Callable[[dict[str, Any], list[str]], Facts]] = {}
         #: the irregularity catalogue: its common facts and its kinds
         self.common, self.kinds = load_kinds()
-        self.bounds = b = _bounds()
+        from .incidentbounds import _bounds
+
+        #: the schema's bounds it checks (:data:`BOUNDS_READ`), by name
+        self.bounds = b = {name: getattr(_bounds(), name) for name in BOUNDS_READ}
         seats = tuple(_SEAT_BY_TEXT.values())
         #: each dealer's rotation, as long as the longest record the schema allows (and one call more)
-        self.rotations = {d: self.model.rotation(d, b.auction_max + 1) for d in seats}
+        self.rotations = {d: self.model.rotation(d, b["auction_max"] + 1) for d in seats}
         self.adverse = {s: self.model.adverse_to(s) for s in seats}
         #: (bid, the bid before it) by their spellings: (higher?, the requisite bid, the seven call), as asked
         self.pairs: dict[tuple[str, str], tuple[bool, Call | None, Call]] = {}
@@ -127,7 +132,7 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
     code = ctx.code
     b = ctx.bounds
     note = g("note")
-    if note is not None and (type(note) is not str or len(note) > b.note_max):
+    if note is not None and (type(note) is not str or len(note) > b["note_max"]):
         return None
     common, kinds = ctx.common, ctx.kinds
     kind = kinds.get(kind_id)
@@ -143,7 +148,7 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
     raw = g("auction")
     calls: tuple[Call, ...] = ()
     if raw is not None:
-        if type(raw) is not list or dealer is None or len(raw) > b.auction_max:
+        if type(raw) is not list or dealer is None or len(raw) > b["auction_max"]:
             return None
         try:
             calls = tuple(map(ctx.calls.__getitem__, raw))  # each spelt as a call already read, of its strains
@@ -157,7 +162,8 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
     given = g("facts")
     f = _new(Facts)  # (made whole by the settler, without a copy: Facts.__init__ would copy it)
     if given:
-        if type(given) is not dict or len(given) > b.facts_max or (raw is not None and not _RECORDED.isdisjoint(given)):
+        if type(given) is not dict or len(given) > b["facts_max"] or \
+                (raw is not None and not _RECORDED.isdisjoint(given)):
             return None  # (facts beside the record are compared with it by the general path)
         strains = code.params.get("trick_values") or {}
         try:
@@ -165,7 +171,7 @@ def quick(data: Any) -> tuple[Code, str, Facts, list[str]] | None:
                 spec = kind.facts.get(name) or common.get(name)
                 if spec is None or spec.derive:  # (a fact that follows from others is compared with them there)
                     return None
-                _fact_value(name, value, b)  # within what any fact may be
+                fact_value(name, value, b["fact_int"], b["fact_str"])  # within what any fact may be
                 v = f[name] = coerce_fact(name, spec, value)
                 if type(v) is Call and v.strain is not None and v.strain not in strains:
                     return None

@@ -344,6 +344,13 @@ class Ruler:
             if p.notes:
                 ns[f"_N{i}"] = p.notes
                 add(f"            notes += _N{i}")
+            # given while a provision that would override it waits on an answer: the ruling says so
+            over = [q for q, o in enumerate(provs) if q != i and p.id in o.overrides]
+            if over and i not in waits:
+                pairs = "".join(f"({q}, s{q}), " for q in over)
+                add(f"            pend = [(_P[q], sq) for q, sq in ({pairs}) if type(sq) is str and by[q] < 0]")
+                add("            if pend:")
+                add(f"                notes.append(_subject(_P[{i}], pend))")
         # 4. the ruling
         ns["_READ"] = self.reads
         add("    questions = _R.questions(asked, by) if asked else ()")
@@ -355,6 +362,7 @@ class Ruler:
         add(f"    return _Ruling({code.id!r}, _KIND, laws, tuple(effects), tuple(options), questions, tuple(notes), "
             f"_Trace((_R, {states}, by, withheld, f)), f, presumed)")
         ns["_Trace"] = _Trace
+        ns["_subject"] = _subject
         ns["_K"] = tuple(consts)
         src = "\n".join(lines) + "\n"
         self.source = src
@@ -436,6 +444,14 @@ class _Trace(tuple):  # type: ignore[type-arg]
 def _always(f: Facts, r: bool) -> str:
     """Why a provision without a condition applied (a module's function: a ruling kit pickles it by name)."""
     return "always applies"
+
+
+def _subject(given: Any, pending: list[tuple[Any, str]]) -> str:
+    """The note on a provision given while provisions that would override it wait on answers (each with the
+    fact it waits on; its question names it): the ruling stands only until those are answered."""
+    over = " or ".join(f"law {p.law} ({p.id})" for p, _ in pending)
+    return (f"Subject to the answers asked above: law {given.law} ({given.id}) is given, but {over} would "
+            "override it if it applies.")
 
 
 def _withheld(why: Any) -> str:

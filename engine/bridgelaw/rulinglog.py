@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, TextIO
 
 from .errors import InputError, RequestConflictError
+from .limits import control_in
 
 __all__ = ["RulingLog", "LogEntry", "LogPage", "RequestKey", "Written", "default_path", "write_csv", "MAX_NOTE",
            "MAX_PAGE", "CSV_COLUMNS", "check_annotation"]
@@ -361,6 +362,9 @@ def check_annotation(ruling: Mapping[str, Any] | None, choice: Any, note: Any) -
             raise InputError("note", f"expected text, got {note!r}")
         if len(note) > MAX_NOTE:
             raise InputError("note", f"at most {MAX_NOTE} characters, got {len(note)}")
+        said = control_in(note)
+        if said is not None:
+            raise InputError("note", said)
     return choice, (note or None)
 
 

@@ -304,6 +304,22 @@ DRY: dict[str, Callable[[Any], Any]] = {"/rule": api.rule, "/log": _log_request,
                                         "/auction": api.auction, "/interview": api.interview}
 
 
+def _utf8_query(raw: bytes, close: bool) -> None:
+    """A query string's values are UTF-8 text, percent-encoded: bytes that are not would be read as U+FFFD and
+    answered as if typed (a search for it finds nothing), so they are refused, naming the parameter."""
+    from urllib.parse import parse_qsl
+
+    for name, value in parse_qsl(raw.decode("latin-1"), keep_blank_values=True, encoding="latin-1"):
+        try:
+            value.encode("latin-1").decode("utf-8")
+        except UnicodeDecodeError as e:
+            bad = value.encode("latin-1")[e.start:e.end]
+            raise HttpError(400, name.encode("latin-1").decode("utf-8", "replace")[:60],
+                            f"not UTF-8 text: {'the bytes' if len(bad) > 1 else 'the byte'} "
+                            f"{''.join(f'%{b:02X}' for b in bad)} {'are' if len(bad) > 1 else 'is'} no character; "
+                            "percent-encode the words as UTF-8", close=close) from None
+
+
 def _as_query(fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)``, its refusals naming the query parameter where the engine names the CLI's option."""
     try:
@@ -366,6 +382,9 @@ class Endpoint:
             twice = next(k for k in query if len(request.query_params.getlist(k)) > 1)
             raise HttpError(400, twice[:60], f"given {len(request.query_params.getlist(twice))} times; give a query "
                             "parameter once", close=self._body_unread(request))
+        if "\ufffd" in request.scope.get("query_string", b"").decode("latin-1") or any(
+                "\ufffd" in v for v in query.values()):
+            _utf8_query(request.scope.get("query_string", b""), self._body_unread(request))
         problem = desk.checker.parameters(method, self.path, params, query, request.headers)
         if problem:
             name, message = problem.split(": ", 1)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from .cache import cached
+from .effectwords import PLACEHOLDER, matches
 from .errors import LawFileError, did_you_mean
 from .resources import schema_dir, schema_path
 
@@ -47,8 +48,6 @@ __all__ = [
 FIELD_TYPES = ("seat", "side", "call", "card", "suit", "int", "bool", "seats", "text", "choice")
 #: The types a ``where:`` may test.
 _WHERE_TYPES = ("choice", "bool", "int")
-#: A placeholder of a wording: ``{field}`` or ``{field:format}``.
-PLACEHOLDER = re.compile(r"\{([a-z][a-z_]*)(?::([a-z]+))?\}")
 _FORMATS = {"abs": ("int",)}  # {field:abs}: which types take the format
 
 
@@ -86,19 +85,7 @@ class Wording:
     below: tuple[tuple[str, int], ...] = ()
 
     def matches(self, args: Mapping[str, Any]) -> bool:
-        if any(args.get(f) is None for f in self.with_):
-            return False
-        if any(args.get(f) is not None for f in self.without):
-            return False
-        for f, v in self.where:
-            got = args.get(f)
-            if got is None or got != v or isinstance(got, bool) != isinstance(v, bool):
-                return False
-        for f, n in self.below:
-            got = args.get(f)
-            if not isinstance(got, int) or isinstance(got, bool) or not got < n:
-                return False
-        return True
+        return matches(self.with_, self.without, self.where, self.below, args)
 
 
 @dataclass(frozen=True)
@@ -572,7 +559,7 @@ def write_generated(check: bool = False, root: Path | None = None, values: Path 
 def main(argv: Sequence[str] | None = None) -> int:
     import argparse  # here: not at start-up
 
-    ap = argparse.ArgumentParser(prog="python -m bridgelaw.vocabulary",
+    ap = argparse.ArgumentParser(prog="python -m bridgelaw.vocabulary", allow_abbrev=False,
                                  description="Write what is generated from schema/effects.yaml: the effect parts "
                                              "of the JSON schemas, and the members of EffectKind.")
     g = ap.add_mutually_exclusive_group(required=True)

@@ -15,21 +15,34 @@ and the web page shows those words and writes none of its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .errors import LawFileError
 from .values import Call, CallKind, Card, Effect, Question, Ruling
-from .vocabulary import PLACEHOLDER, FieldSpec, Vocabulary, vocabulary
+from .effectwords import PLACEHOLDER, wording_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # names for the annotations: typing is not imported to start
     from typing import Any, Callable, Iterable, Mapping
 
+    from .rulingwords import QuestionWords, RulingWords
+    from .vocabulary import Vocabulary
+
 __all__ = [
     "seat_words", "side_words", "chooser_words", "call_words", "card_words", "suit_words", "seats_words",
-    "kind_name", "effect_sentence", "question_words", "ruling_words", "ruling_text",
+    "kind_name", "effect_sentence", "question_words", "ruling_words", "words_json", "ruling_text",
+    "question_json", "option_json", "choice_json", "ruling_json",
     "OptionWords", "ChoiceWords", "QuestionWords", "RulingWords",
 ]
+
+#: The typed records of a ruling's words, in a module of their own (bridgelaw.rulingwords), given by this one too.
+_RECORDS = ("OptionWords", "ChoiceWords", "QuestionWords", "RulingWords")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RECORDS:
+        from . import rulingwords
+
+        return getattr(rulingwords, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _SEATS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 _SIDES = {"NS": ("North", "South"), "EW": ("East", "West")}
@@ -130,12 +143,16 @@ _BY_TYPE: dict[str, Callable[[Any], str]] = {
             "seats": seats_words, "text": str}
 
 
-def _field_words(f: FieldSpec, value: Any, fmt: str | None) -> str:
-    if f.type == "choice":
-        return f.value_words(value)
-    if f.type == "int":
+def _field_words(field: tuple[str, dict[str, str]], value: Any, fmt: str | None) -> str:
+    type_, values = field  # (a field of bridgelaw.effectwords.table: its type, and the words of a choice's values)
+    if type_ == "choice":
+        said = values.get(value) if type(value) is str else None
+        if said is None:
+            raise KeyError(value)
+        return said
+    if type_ == "int":
         return str(abs(value) if fmt == "abs" else value)
-    return _BY_TYPE[f.type](value)
+    return _BY_TYPE[type_](value)
 
 
 # --------------------------------------------------------------------------
@@ -143,19 +160,34 @@ def _field_words(f: FieldSpec, value: Any, fmt: str | None) -> str:
 
 
 def effect_sentence(effect: Effect | Mapping[str, Any], vocab: Vocabulary | None = None) -> str:
-    """One effect as a sentence, from its kind's wording in ``schema/effects.yaml`` (or in ``vocab``)."""
+    """One effect as a sentence, from its kind's wording in ``schema/effects.yaml`` (or in ``vocab``): read from
+    the vocabulary's table of words (:func:`bridgelaw.effectwords.table`; a ruling kit carries the shipped one)."""
+    from .kit import effect_words
+
     d = effect.to_dict() if isinstance(effect, Effect) else dict(effect)
-    kind = (vocab or vocabulary()).kind(str(d.pop("kind")))
-    w = kind.wording_for(d)
+    name = str(d.pop("kind"))
+    if vocab is None:
+        words = effect_words().get(name)
+    else:
+        from .effectwords import table
+
+        words = table(vocab).get(name)
+    text = wording_for(words, d) if words is not None else None
+    if text is None:  # no such kind, or no wording of it fits: the vocabulary says which, as it does
+        from .vocabulary import vocabulary
+
+        (vocab or vocabulary()).kind(name).wording_for(d)
+        raise AssertionError(f"the table of words of {name!r} is not its vocabulary's")  # pragma: no cover
+    fields = words[1]
 
     def fill(m: Any) -> str:
-        f = kind.field(m.group(1))
+        f = fields.get(m.group(1))
         if f is None:  # pragma: no cover - the vocabulary checks every placeholder names a field
-            raise LawFileError(f"a wording of {kind.name!r} prints {{{m.group(1)}}}, which names no field",
+            raise LawFileError(f"a wording of {name!r} prints {{{m.group(1)}}}, which names no field",
                                "schema/effects.yaml")
         return _field_words(f, d[m.group(1)], m.group(2))
 
-    return _capital(PLACEHOLDER.sub(fill, w.text))
+    return _capital(PLACEHOLDER.sub(fill, text))
 
 
 # --------------------------------------------------------------------------
@@ -174,80 +206,58 @@ _ANSWERS = {
 }
 
 
-@dataclass(frozen=True)
-class QuestionWords:
-    """A question put to the referee: the question, how to answer it, an example answer, and the words of each
-    choice (``value`` is what the incident takes)."""
-
-    fact: str
-    ask: str
-    format: str
-    example: str
-    choices: tuple[tuple[str, str], ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"fact": self.fact, "ask": self.ask, "format": self.format, "example": self.example}
-        if self.choices:
-            d["choices"] = [{"value": v, "words": w} for v, w in self.choices]
-        return d
-
-
 def question_words(q: Question) -> QuestionWords:
+    """A question in words, as a :class:`~bridgelaw.rulingwords.QuestionWords`."""
+    from .rulingwords import QuestionWords
+
+    return QuestionWords(*_question(q))
+
+
+def _question(q: Question) -> tuple[Any, ...]:
+    """A question in words as :class:`~bridgelaw.rulingwords.QuestionWords`'s fields, in order."""
     if q.choices:
         choices = tuple((c, choice_words(c)) for c in q.choices)
-        return QuestionWords(q.fact, q.ask, "one of: " + "; ".join(w for _, w in choices), choices[0][1], choices)
+        return q.fact, q.ask, "one of: " + "; ".join(w for _, w in choices), choices[0][1], choices
     fmt, example = _ANSWERS.get(q.type, ("a few words", "as it happened"))
-    return QuestionWords(q.fact, q.ask, fmt, example)
+    return q.fact, q.ask, fmt, example, ()
 
 
 # --------------------------------------------------------------------------
 # Rulings
+#
+# A ruling's words are worked out once, as the fields of the typed records of bridgelaw.rulingwords in order
+# (plain tuples: a start that prints them builds none of those classes), and given their JSON view by the one
+# function of each record below (which the records' own ``to_dict`` calls).
 
 
-@dataclass(frozen=True)
-class OptionWords:
-    """One option: its id (what the chooser names), its law, what it is, and each of its effects."""
-
-    id: str
-    law: str
-    text: str
-    effects: tuple[str, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "law": self.law, "text": self.text, "effects": list(self.effects)}
+def question_json(fact: str, ask: str, format: str, example: str, choices: tuple[tuple[str, str], ...] = ()
+                  ) -> dict[str, Any]:
+    """A question's words as JSON (:meth:`QuestionWords.to_dict <bridgelaw.rulingwords.QuestionWords.to_dict>`)."""
+    d: dict[str, Any] = {"fact": fact, "ask": ask, "format": format, "example": example}
+    if choices:
+        d["choices"] = [{"value": v, "words": w} for v, w in choices]
+    return d
 
 
-@dataclass(frozen=True)
-class ChoiceWords:
-    """The options one chooser picks from: ``chooser`` as in the ruling, ``who`` in words."""
-
-    chooser: str | tuple[str, ...]
-    who: str
-    heading: str
-    options: tuple[OptionWords, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"chooser": list(self.chooser) if isinstance(self.chooser, tuple) else self.chooser,
-                "who": self.who, "heading": self.heading,
-                "options": [o.to_dict() for o in self.options]}
+def option_json(id: str, law: str, text: str, effects: tuple[str, ...]) -> dict[str, Any]:  # noqa: A002
+    """An option's words as JSON (:meth:`OptionWords.to_dict <bridgelaw.rulingwords.OptionWords.to_dict>`)."""
+    return {"id": id, "law": law, "text": text, "effects": list(effects)}
 
 
-@dataclass(frozen=True)
-class RulingWords:
-    """A ruling in words: the JSON view is the ``words`` of ``schema/ruling.schema.json``."""
+def choice_json(chooser: str | tuple[str, ...], who: str, heading: str, options: tuple[tuple[Any, ...], ...]
+                ) -> dict[str, Any]:
+    """A chooser's options in words as JSON (each option as :func:`option_json`'s arguments)."""
+    return {"chooser": list(chooser) if isinstance(chooser, tuple) else chooser, "who": who, "heading": heading,
+            "options": [option_json(*o) for o in options]}
 
-    heading: str
-    summary: str
-    effects: tuple[str, ...]
-    choices: tuple[ChoiceWords, ...]
-    questions: tuple[QuestionWords, ...]
-    presumptions: str
-    notes: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"heading": self.heading, "summary": self.summary, "effects": list(self.effects),
-                "choices": [c.to_dict() for c in self.choices], "questions": [q.to_dict() for q in self.questions],
-                "presumptions": self.presumptions, "notes": list(self.notes)}
+def ruling_json(heading: str, summary: str, effects: tuple[str, ...], choices: tuple[tuple[Any, ...], ...],
+                questions: tuple[tuple[Any, ...], ...], presumptions: str, notes: tuple[str, ...]) -> dict[str, Any]:
+    """A ruling's words as JSON: the ``words`` of ``schema/ruling.schema.json`` (each choice and question as
+    :func:`choice_json`'s and :func:`question_json`'s arguments)."""
+    return {"heading": heading, "summary": summary, "effects": list(effects),
+            "choices": [choice_json(*c) for c in choices], "questions": [question_json(*q) for q in questions],
+            "presumptions": presumptions, "notes": list(notes)}
 
 
 def _heading(r: Ruling) -> str:
@@ -281,25 +291,36 @@ _AWAITS = "What it comes to is worked out once the question above is answered"
 
 
 def ruling_words(r: Ruling) -> RulingWords:
-    """A ruling in words (what the HTTP API sends with it as ``words``)."""
+    """A ruling in words (what the HTTP API sends with it as ``words``), as a
+    :class:`~bridgelaw.rulingwords.RulingWords`."""
+    from .rulingwords import RulingWords
+
+    return RulingWords.of(_ruling(r))
+
+
+def words_json(r: Ruling) -> dict[str, Any]:
+    """A ruling's words as JSON: ``ruling_words(r).to_dict()``, without the typed records."""
+    return ruling_json(*_ruling(r))
+
+
+def _ruling(r: Ruling) -> tuple[Any, ...]:
+    """A ruling in words as :class:`~bridgelaw.rulingwords.RulingWords`'s fields, in order (each choice, option
+    and question as its record's fields)."""
     from .kit import kinds_of
 
     kinds = kinds_of()[1]
-    groups: dict[str | tuple[str, ...], list[OptionWords]] = {}
+    groups: dict[str | tuple[str, ...], list[tuple[Any, ...]]] = {}
     for o in r.options:
         effects = tuple(effect_sentence(e) for e in o.effects)
         if o.awaits:  # stated by the law, priced once the referee answers what it waits on
             effects += (_AWAITS,)
         text = _capital(o.label) if o.label else "; ".join(effects)
-        groups.setdefault(o.chooser, []).append(OptionWords(o.id, o.law, text, effects))
-    choices = tuple(ChoiceWords(c, _capital(chooser_words(c)), f"{_capital(chooser_words(c))} chooses one of:",
-                                tuple(opts)) for c, opts in groups.items())
+        groups.setdefault(o.chooser, []).append((o.id, o.law, text, effects))
+    choices = tuple((c, _capital(chooser_words(c)), f"{_capital(chooser_words(c))} chooses one of:", tuple(opts))
+                    for c, opts in groups.items())
     kind = kinds.get(r.irregularity)
-    return RulingWords(
-        heading=_heading(r), summary=kind.summary if kind else "",
-        effects=tuple(effect_sentence(e) for e in r.effects), choices=choices,
-        questions=tuple(question_words(q) for q in r.questions), presumptions=_presumptions(r),
-        notes=tuple(r.notes))
+    return (_heading(r), kind.summary if kind else "", tuple(effect_sentence(e) for e in r.effects), choices,
+            tuple(_question(q) for q in r.questions), _presumptions(r), tuple(r.notes))
 
 
 def _wrap(text: str, indent: str = "    ") -> str:
@@ -313,28 +334,33 @@ def _wrap(text: str, indent: str = "    ") -> str:
 
 def ruling_text(r: Ruling, words: RulingWords | None = None) -> str:
     """A ruling as ``bridgelaw rule`` prints it: heading, questions, effects, options, presumptions, notes, laws."""
-    w = words or ruling_words(r)
-    out = [w.heading]
-    if w.summary:
-        out.append(_wrap(w.summary, ""))
-    if w.questions:
+    if words is None:
+        heading, summary, effects, choices, questions, presumptions, notes = _ruling(r)
+    else:
+        from dataclasses import astuple
+
+        heading, summary, effects, choices, questions, presumptions, notes = astuple(words)
+    out = [heading]
+    if summary:
+        out.append(_wrap(summary, ""))
+    if questions:
         out += ["", "The ruling needs answers to:"]
-        for q in w.questions:
-            hint = q.format if q.choices else f"{q.format}, e.g. {q.example}"
-            out.append(f"  ? {q.ask}  ({hint})")
-    if w.effects:
+        for _fact, ask, fmt, example, q_choices in questions:
+            hint = fmt if q_choices else f"{fmt}, e.g. {example}"
+            out.append(f"  ? {ask}  ({hint})")
+    if effects:
         out += ["", "The law applies:"]
-        out += [f"  - {e}" for e in w.effects]
-    for c in w.choices:
-        out += ["", c.heading]
-        for o in c.options:
-            out.append(f"  [{o.id}] {o.text}  (law {o.law})")
-            out += [f"        - {e}" for e in o.effects]
-    if w.presumptions or w.notes:
+        out += [f"  - {e}" for e in effects]
+    for _chooser, _who, c_heading, options in choices:
+        out += ["", c_heading]
+        for o_id, o_law, o_text, o_effects in options:
+            out.append(f"  [{o_id}] {o_text}  (law {o_law})")
+            out += [f"        - {e}" for e in o_effects]
+    if presumptions or notes:
         out.append("")
-    if w.presumptions:
-        out.append(_wrap(w.presumptions, "  "))
-    out += [_wrap(f"Note: {n}", "  ") for n in w.notes]
+    if presumptions:
+        out.append(_wrap(presumptions, "  "))
+    out += [_wrap(f"Note: {n}", "  ") for n in notes]
     if r.laws:
         out += ["", "The law:"]
         for law in r.laws:

@@ -53,7 +53,7 @@ def _board_hint(gt: GameText) -> str | None:
     import re
 
     m = re.search(r'\[\s*Board\s*"([^"\n]*)"', gt.text)
-    return m.group(1) if m and m.group(1) not in ("#", "") else None
+    return m.group(1) if m and m.group(1) not in ("#", "", "?") else None
 
 
 def _as_read(gt: GameText) -> str:
@@ -72,6 +72,8 @@ def _stream(source: Union[bytes, BinaryIO, str]) -> BinaryIO:
 
 # the tags whose inherited values (§4.8) a replay reads: the board's label, the code, the result
 _REPLAY_TAGS = re.compile(r'\[\s*(Board|BridgelawCode|Code|Result)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
+# every tag's (what a game written in export format needs: §4.8's values resolved in it)
+_EVERY_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
 
 
 def _warnings_of(gt: GameText, warnings: list[str], path: str) -> list[str]:
@@ -90,16 +92,20 @@ def _warnings_of(gt: GameText, warnings: list[str], path: str) -> list[str]:
     return mine
 
 
-def iter_game_texts(source: Union[bytes, BinaryIO, str], path: str = "<pbn>"
+def iter_game_texts(source: Union[bytes, BinaryIO, str], path: str = "<pbn>", every_tag: bool = False
                     ) -> Iterator[tuple[GameText, Inheritance, list[str]]]:
     """The games of a file as text, unread, each with the §4.8 values a replay needs from the games before
-    it (the board, the code, the result) and the warnings of its lines: what a worker process reads with
-    :func:`read_game`, so that reading, too, is spread over the workers."""
+    it (the board, the code, the result; ``every_tag``: every tag's, as a game written in export format needs
+    them) and the warnings of its lines: what a worker process reads with :func:`read_game`, so that reading,
+    too, is spread over the workers."""
+    from .reader import unescape
+
     warnings: list[str] = []
     state = Inheritance()
+    tags = _EVERY_TAG if every_tag else _REPLAY_TAGS
     for gt in split_runs(decoded_runs(_stream(source), warnings, path)):
         snap = Inheritance(dict(state.last), dict(state.sticky))
-        probe = PbnGame(tags=[Tag(m.group(1), m.group(2)) for m in _REPLAY_TAGS.finditer(gt.text)])
+        probe = PbnGame(tags=[Tag(m.group(1), unescape(m.group(2))) for m in tags.finditer(gt.text)])
         try:
             state.resolve(probe)
         except InputError:

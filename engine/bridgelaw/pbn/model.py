@@ -59,13 +59,13 @@ class Section:
     is kept as its lines until its entries are asked for (:meth:`plain_calls`, :meth:`plain_lines` give them
     as they stand)."""
 
-    __slots__ = ("kind", "_entries", "rows", "comments", "stop", "_lines", "_line", "_spelling")
+    __slots__ = ("kind", "_entries", "rows", "comments", "stop", "_lines", "_line", "_spelling", "_marked")
 
     def __init__(self, kind: str, items: list[Item] | None = None, rows: list[str] | None = None,
                  comments: tuple[str, ...] = ()) -> None:
         self.kind = kind
-        self._entries: list[Item | tuple[str, str, int, int]] = list(items or [])
-        self.rows: list[str] = list(rows or [])
+        self._entries: list[Item | tuple[str, str, int, int]] = list(items) if items else []
+        self.rows: list[str] = list(rows) if rows else []
         self.comments = comments
         #: where the first ``*`` or ``+`` is in :attr:`entries` (None: there is none), as the reader found it;
         #: -1 where no reader said (see :meth:`stop_at`)
@@ -76,6 +76,9 @@ class Section:
         self._line = 0
         # an auction kept as its lines: each call's spelling -> its text (Pass -> P), as the reader has them
         self._spelling: dict[str, str] | None = None
+        # a play section's lines that have §3.9 markers before cards (^R, ^L): each as read, by its place among
+        # the lines (which hold it without them)
+        self._marked: dict[int, str] | None = None
 
     @property
     def entries(self) -> list[Item | tuple[str, str, int, int]]:
@@ -84,24 +87,30 @@ class Section:
             self._unfold()
         return self._entries
 
-    def add_plain_lines(self, lines: list[str], number: int, spelling: dict[str, str] | None = None) -> None:
+    def add_plain_lines(self, lines: list[str], number: int, spelling: dict[str, str] | None = None,
+                        marked: dict[int, str] | None = None) -> None:
         """The reader's usual lines of play (four plain cards each, one space apart), or (``spelling``: each
         call's spelling and its text) its lines of plain calls one space apart, the first at line ``number``,
-        in a section that has nothing yet."""
+        in a section that has nothing yet. ``marked``: the lines of play that have a marker (``^R``, ``^L``)
+        before a card, as read, by their place among ``lines`` (which hold them without their markers)."""
         if self._entries or self._lines is not None:  # pragma: no cover - the reader adds them to a new section
             raise InputError("pbn", f"line {number}: plain lines added to a section that has entries")
-        self._lines, self._line, self._spelling = lines, number, spelling
+        self._lines, self._line, self._spelling, self._marked = lines, number, spelling, marked
 
     def empty(self) -> bool:
         """Has the section no calls or cards (nor rows)?"""
         return not self._lines and not self._entries and not self.rows
 
-    def plain_lines(self) -> tuple[list[str], int, list[Item | tuple[str, str, int, int]]] | None:
-        """The play section as the reader kept it: its usual lines of four cards, the first one's line number,
-        and what followed them (the ``*`` that ends the play); None once the entries have been asked for (or
-        for the lines of an auction: :meth:`plain_calls`)."""
-        return (self._lines, self._line, self._entries) if self._lines is not None and self._spelling is None \
-            else None
+    def plain_lines(self) -> tuple[list[str], int, list[Item | tuple[str, str, int, int]], tuple[int, ...]] | None:
+        """The play section as the reader kept it: its usual lines of four cards (without the markers of
+        those that have one), the first one's line number, what followed them (the ``*`` that ends the play),
+        and the places among the lines of those that have a marker, in order; None once the entries have been
+        asked for (or for the lines of an auction: :meth:`plain_calls`)."""
+        lines = self._lines
+        if lines is None or self._spelling is not None:
+            return None
+        marked = self._marked
+        return lines, self._line, self._entries, tuple(sorted(marked)) if marked else ()
 
     def plain_calls(self) -> list[str] | None:
         """The auction's calls (their texts: ``P`` for ``Pass``) where the reader kept its lines of plain calls
@@ -109,7 +118,7 @@ class Section:
         spelling = self._spelling
         if self._lines is None or spelling is None:
             return None
-        return [spelling[w] for w in " ".join(self._lines).split(" ")]
+        return list(map(spelling.__getitem__, " ".join(self._lines).split(" ")))
 
     def _unfold(self) -> None:
         lines, number, tail, spelling = self._lines, self._line, self._entries, self._spelling
@@ -124,10 +133,17 @@ class Section:
                     col += len(w) + 1
                 number += 1
             self._spelling = None
-        else:
+        elif self._marked is None:
             for ln in lines:
                 out.extend(_four(ln, number))
                 number += 1
+        else:
+            marked = self._marked
+            for j, ln in enumerate(lines):
+                raw = marked.get(j)
+                out.extend(_four(ln, number) if raw is None else _marked_four(raw, number))
+                number += 1
+            self._marked = None
         if self.stop not in (-1, None):
             self.stop += len(out)  # type: ignore[operator]
         self._entries, self._lines = out + tail, None
@@ -173,6 +189,24 @@ def _four(line: str, number: int) -> tuple[tuple[str, str, int, int], ...]:
     return (a, a, number, 1), (b, b, number, 4), (c, c, number, 7), (d, d, number, 10)
 
 
+def _marked_four(line: str, number: int) -> list[Item | tuple[str, str, int, int]]:
+    """A usual line of four cards with a §3.9 marker (``^R``, ``^L``) before some: the cards as the reader has
+    them, a marked one an :class:`Item` with its marker, each at its column."""
+    out: list[Item | tuple[str, str, int, int]] = []
+    col = 1
+    marker = None
+    for w in line.split(" "):
+        if w[0] == "^":
+            marker = w[1]
+        elif marker is None:
+            out.append((w, w, number, col))
+        else:
+            out.append(Item(w, marker, raw=w, line=number, col=col))
+            marker = None
+        col += len(w) + 1
+    return out
+
+
 @dataclass(slots=True)
 class Tag:
     """A tag pair (§3.3): ``value`` as the file spells it (``#`` included, escapes undone)."""
@@ -214,6 +248,15 @@ class PlainTags:
                 name, value = pairs[i]
                 tags.append(Tag(name, value, (), sections.get(i), line + i - start, 1))
         return tags
+
+    def place(self, i: int) -> tuple[int, int]:
+        """The line and column of pair ``i`` (each pair a line of its own, from column 1)."""
+        runs = self.runs
+        r = len(runs) - 1
+        while runs[r][0] > i:
+            r -= 1
+        start, line = runs[r]
+        return line + i - start, 1
 
     def section(self, name: str) -> Section | None:
         """The section of the first tag of that name (only an [Auction] or [Play] tag has one here)."""
@@ -266,8 +309,10 @@ class PbnGame:
     def plain(cls, tags: PlainTags, path: str, index: int, line: int, lead: tuple[str, ...], warnings: list[str]
               ) -> "PbnGame":
         """A game of the plain reader, its tags kept as :class:`PlainTags` until they are asked for."""
-        game = cls(None, (), lead, {}, path, index, line, warnings)  # type: ignore[arg-type]
-        game._tag_list, game._plain = None, tags
+        game = cls.__new__(cls)  # (every field set here, as __init__ sets it: tests/test_pbn_reader.py)
+        game.__dict__.update(prologue=(), lead=lead, inherited={}, path=path, index=index, line=line,
+                             warnings=warnings, notes_used=[], _index={}, _indexed=-1, _values=None, _plain=tags,
+                             _tag_list=None)
         return game
 
     # -- tags
@@ -287,6 +332,14 @@ class PbnGame:
         self._index = {t.name: t for t in reversed(self.tags)}  # (the first of a name is put last: it stays)
         self._indexed = len(self.tags)
         self._values = None
+
+    def tag_places(self, name: str) -> list[tuple[str, int, int]]:
+        """The value, line and column of every tag of that name, in file order (a plain game's read from its
+        pairs: no tag made)."""
+        plain = self._plain
+        if plain is not None:
+            return [(v, *plain.place(i)) for i, (n, v) in enumerate(plain.pairs) if n == name]
+        return [(t.value, t.line, t.col) for t in self.tags if t.name == name]
 
     def repeated(self) -> list[tuple[Tag, Tag]]:
         """Each tag given again with another value (the first, the repeat): §3.4 reads the first (in import
@@ -364,9 +417,10 @@ class PbnGame:
         return f"{self.path}:{line}" + (f":{col}" if col else "")
 
     def board(self) -> str:
-        """The board number (``[Board]``, §3.4.4), else the game's place in its file."""
+        """The board number (``[Board]``, §3.4.4), else (none, ``""`` or ``?``, not known: §3.4) the game's place in
+        its file."""
         b = self.value("Board")
-        return b if b else f"#{self.index}"
+        return b if b and b != "?" else f"#{self.index}"
 
     def __iter__(self) -> Iterator[Tag]:
         return iter(self.tags)

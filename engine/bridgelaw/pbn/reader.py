@@ -18,17 +18,19 @@ from ..errors import InputError
 from .markers import MARKERS
 from .model import AUCTION, PLAY, SUPPLEMENTAL, Item, PbnGame, PlainTags, Section, Tag
 from .text import GameText
-from .values import EMBEDDING, TABLES, line_warning, table_warnings, value_warnings, version_warning
+from .values import (EMBEDDING, TABLES, TAGS_ALONE, alone_warning, commentary_warning, line_warning, pair_warnings,
+                     section_token_warning, table_warnings, value_warnings, version_warning)
 
 __all__ = ["parse_game", "Inheritance", "NO_INHERITANCE", "unescape"]
 
 _TOKEN = re.compile(r"""
  (?P<esc>(?<![^\n])%[^\n]*)
-|(?P<ws>\s+)
+|(?P<ws>[ \t\n\v]+)
 |(?P<semi>;[^\n]*)
 |(?P<brace>\{[^}]*\}?)
 |(?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\\n]|\\.)*)"\s*\])
 |(?P<string>"(?:[^"\\\n]|\\.)*")
+|(?P<oddws>\s)
 |(?P<word>[^\s\[\]{};"]+)
 |(?P<other>.)
 """, re.X)
@@ -77,7 +79,7 @@ class Inheritance:
     def resolve(self, game: PbnGame) -> None:
         if not self.sticky:
             first = game.tag_values()
-            if "#" not in "".join([v[:1] for v in first.values()]):  # the common case: nothing to resolve
+            if "#" not in "".join(first.values()):  # the common case: nothing to resolve (no # anywhere in them)
                 self.last.update(first)
                 return
         seen: set[str] = set()
@@ -171,10 +173,14 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
         at = len(pairs)
         runs.append((at, first + row))
         if '[Auction "' in block or '[Play "' in block:
-            for i, (name, _) in enumerate(found, at):
-                kind = _SECTION_OF.get(name)
-                if kind is not None:
-                    sections[i] = Section(kind)
+            kind = _SECTION_OF.get(found[-1][0])
+            if kind is not None and block.count('[Auction "') + block.count('[Play "') == 1:
+                sections[at + k - 1] = Section(kind)  # (the usual: the run's last tag, its body after it)
+            else:  # (a section tag before another tag, or a value that spells one)
+                for i, (name, _) in enumerate(found, at):
+                    kind = _SECTION_OF.get(name)
+                    if kind is not None:
+                        sections[i] = Section(kind)
         pairs.extend(found)
         row += k
         pos = m.end() + 1
@@ -192,8 +198,17 @@ def _simple_game(gt: GameText, path: str) -> PbnGame | None:
         if sec.kind == PLAY:
             star = body.endswith("\n*")
             core = body[:-2] if star else body
-            if _USUAL_PLAY.fullmatch(core) is not None:
-                sec.add_plain_lines(core.split("\n"), first + row)  # the usual lines of play: four cards each
+            marked = None
+            if _USUAL_PLAY.fullmatch(core) is None:
+                bare = _MARKS_OFF.sub("", core) if "^" in core else None
+                if bare is not None and _USUAL_PLAY.fullmatch(bare) is not None:  # markers before cards alone
+                    marked = {j: ln for j, ln in enumerate(core.split("\n")) if "^" in ln}
+                    core = bare
+                else:
+                    core = None  # type: ignore[assignment]
+            if core is not None:
+                # the usual lines of play, four cards each (their markers kept aside)
+                sec.add_plain_lines(core.split("\n"), first + row, None, marked)
                 if star:
                     sec.stop = 0
                     sec._entries.append(Item("*", raw="*", line=first + row + k - 1, col=1))
@@ -262,6 +277,7 @@ def _section_lines(sec: Section, lines: list[str], i: int, j: int, first: int) -
 _SECTION_OF = {"Auction": AUCTION, "Play": PLAY}
 _TAG_LINES = re.compile(r'^\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]$', re.M)  # (any other name: the full reader)
 _USUAL_PLAY = re.compile(r"(?:[SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9] [SHDC][AKQJT2-9](?:\n|\Z))+")
+_MARKS_OFF = re.compile(r"(?<![^ \n])\^[RL] (?=[SHDC][AKQJT2-9](?![^ \n]))")  # ^R, ^L before a card, one space apart
 _TAG_RUN = re.compile(r"\[[^\n]*(?:\n\[[^\n]*)*")  # lines that begin with [
 _BODY_RUN = re.compile(r"[^\[\n][^\n]*(?:\n[^\[\n][^\n]*)*")  # lines that do not (and are not empty)
 # lines of nothing but the spellings of _PLAIN_CALL, one space apart
@@ -283,14 +299,19 @@ def parse_game(gt: GameText, path: str = "<pbn>", inheritance: Inheritance | Non
         _check_notes(game, path)
     # the value syntax (§3.4, §4), when the game is read: a plain game's tags looked at, not kept (the game makes
     # its own when they are asked for)
-    said = value_warnings(game.tags if game._plain is None else game._plain.make(), path)
+    plain = game._plain
+    said = value_warnings(game.tags, path) if plain is None else pair_warnings(plain.pairs, plain.place, path, True)
     long = line_warning(gt.lines, gt.line, path)
     if long:
         said.insert(0, long)
-    for start, lines in gt.lead:  # the file's header: its version line (§2.4, §4.10)
+    for start, lines in gt.lead:  # the file's header: its version line (§2.4, §4.10), and no control character
         for i, ln in enumerate(lines):
             if ln[:1] == "%":
                 v = version_warning(ln, f"{path}:{start + i}:1")
+                if v:
+                    said.insert(0, v)
+            if not ln.isprintable():
+                v = commentary_warning(ln, f"{path}:{start + i}:1")
                 if v:
                     said.insert(0, v)
     if said:
@@ -404,6 +425,11 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
         start, pos = m.start(), m.end()
         if kind == "ws":
             continue
+        if kind == "oddws":  # white space to Python, not to PBN (§3.2: space, tab, newline): read as a space, said
+            ch = m.group()
+            game.warnings.append(f"{g.path}:{':'.join(map(str, g.pos(start)))}: {ch!r} (code {ord(ch)}) between "
+                                 "tokens is not PBN white space (§3.2: space, tab and newline): read as a space")
+            continue
         if kind == "esc" or kind == "semi" or kind == "brace":
             c = m.group()
             if kind == "brace" and not c.endswith("}"):
@@ -412,6 +438,10 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
                 last = _materialize_last(sec)
             if kind == "esc" and c.startswith("%"):
                 said = version_warning(c, f"{g.path}:{':'.join(map(str, g.pos(start)))}")
+                if said:
+                    game.warnings.append(said)
+            if not c.isprintable():  # (a brace comment over lines holds their ends, which are allowed)
+                said = commentary_warning(c, f"{g.path}:{':'.join(map(str, g.pos(start)))}")
                 if said:
                     game.warnings.append(said)
             if sec is not None and sec.kind != SUPPLEMENTAL and last is not None:
@@ -463,7 +493,13 @@ def _parse_full(gt: GameText, path: str) -> PbnGame:
             if sec is None:
                 sec = Section(SUPPLEMENTAL)
                 tag.section = sec
+                if tag.name in TAGS_ALONE:
+                    game.warnings.append(alone_warning(tag.name, f"{g.path}:{':'.join(map(str, g.pos(start)))}"))
             if sec.kind == SUPPLEMENTAL:  # §4.9, §5: kept as rows, not interpreted
+                if kind == "word":
+                    said = section_token_warning(m.group(), tag.name, f"{g.path}:{':'.join(map(str, g.pos(start)))}")
+                    if said:
+                        game.warnings.append(said)
                 line = g.pos(start)[0]
                 if row and row[0] != line:
                     flush_row()

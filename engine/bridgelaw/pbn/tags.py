@@ -51,9 +51,7 @@ def deal_of(value: str, where: str) -> tuple[str | None, list[str]]:
         raise InputError(where, f"[Deal]: expected four hands (or - for a hand not given), got {len(hands)} (§3.4.11)")
     start = _SEATS[first.strip().upper()]
     unknown = [start.after(i).value for i, h in enumerate(hands) if h == "-"]
-    if unknown:
-        return None, unknown
-    if _DEAL_FAST.match(rest.strip()):  # the usual spelling: 13 cards a hand, no card twice
+    if not unknown and _DEAL_FAST.match(rest.strip()):  # the usual spelling: 13 cards a hand, no card twice
         suits = [h.split(".") for h in hands]
         if all(sum(map(len, h)) == 13 for h in suits) and all(
                 len(set(x)) == len(x) for x in ("".join(h[k] for h in suits) for k in range(4))):
@@ -61,6 +59,8 @@ def deal_of(value: str, where: str) -> tuple[str | None, list[str]]:
     out = []
     seen: set[str] = set()
     for i, h in enumerate(hands):
+        if h == "-":  # a hand not given: the others are checked all the same (a card given twice is no deal)
+            continue
         suits = h.upper().replace("10", "T").split(".")
         if len(suits) != 4:
             raise InputError(where, f"[Deal]: {start.after(i).value}'s hand {h!r} needs four suits S.H.D.C (§3.4.11)")
@@ -77,6 +77,8 @@ def deal_of(value: str, where: str) -> tuple[str | None, list[str]]:
             raise InputError(where, f"[Deal]: {start.after(i).value} holds {cards} cards" + (
                 ": an end position (§3.10), which is not a deal to replay" if cards < 13 else "; a hand has 13"))
         out.append(".".join("".join(sorted(x, key="AKQJT98765432".index)) for x in suits))
+    if unknown:
+        return None, unknown
     return f"{start.value}:" + " ".join(out), []
 
 

@@ -387,7 +387,12 @@ def split_runs(runs: Iterable[Run]) -> Iterator[GameText]:
                         pending.appendleft(zip(itertools.count(number), lines_run.split("\n")))
                         break
                     lines = lines_run.split("\n")
-                    yield from close(lines, number, lines_run)
+                    if lines[0][:1] == "[":  # (the usual: a game's first line a tag; close() inlined)
+                        index += 1
+                        yield GameText(index, number, lines, lead, warn, lines_run)
+                        lead, warn = [], []
+                    else:
+                        yield from close(lines, number, lines_run)
                     number += len(lines)
                     at = e + 1
                 continue

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from operator import itemgetter
+from typing import Callable, Sequence
 
-__all__ = ["Syntax", "TAG_SYNTAX", "MANDATORY", "TABLES", "COLUMN_SYNTAX", "value_warnings", "version_warning",
-           "table_warnings", "SCORE_TAGS", "LINE_MAX", "line_warning", "EMBEDDING"]
+__all__ = ["Syntax", "TAG_SYNTAX", "MANDATORY", "TABLES", "COLUMN_SYNTAX", "value_warnings", "pair_warnings",
+           "version_warning", "table_warnings", "SCORE_TAGS", "LINE_MAX", "line_warning", "EMBEDDING",
+           "section_token_warning", "commentary_warning", "alone_warning", "TAGS_ALONE"]
 
 #: The Mandatory Tag Set (§3.4): "?" is a value not known, "" one inappropriate.
 MANDATORY = frozenset(("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable",
@@ -159,77 +161,122 @@ _GOOD: set[tuple[str, str]] = set()  # (name, value) pairs read clean: most valu
 _GOOD_MOST = 1 << 14
 
 
-def value_warnings(tags: Iterable, path: str) -> list[str]:
+def value_warnings(tags: Sequence, path: str) -> list[str]:
     """What a game's tags break of the value syntax (§2.2, §2.3, §3.1, §3.4, §3.10, §4), in tag order."""
+    return pair_warnings([(t.name, t.value) for t in tags], lambda i: (tags[i].line, tags[i].col), path)
+
+
+def pair_warnings(pairs: Sequence[tuple[str, str]], place: Callable[[int], tuple[int, int]], path: str,
+                  lined: bool = False) -> list[str]:
+    """:func:`value_warnings` of a game's tag pairs ``(name, value)`` in tag order, ``place(i)`` the line and
+    column of pair ``i`` (asked only where something is said): a plain game's pairs are checked as the reader
+    found them, no tag made. ``lined``: each pair on a line of its own, in order (a plain game's), so that the
+    pairs' order is their lines' order."""
     out: list[str] = []
-    first: dict[str, object] = {}
     good = _GOOD
-    for t in tags:
-        name, v = t.name, t.value
-        if name in _RELATED and name not in first:
-            first[name] = t
-        key = (name, v)
-        if key in good:
-            continue
-        clean = True
-        if not v.isprintable():
-            bad = _NOT_DATA.search(v)
-            if bad:
-                out.append(f"{path}:{t.line}:{t.col}: [{name}]: a control character (code {ord(bad.group())}) "
-                           "is not PBN data (§2.2)")
-                clean = False
-            if "\t" in v or "\v" in v:
-                out.append(f"{path}:{t.line}:{t.col}: [{name}]: a tab in a string (§2.3: tab characters may not "
-                           "appear inside string data)")
-                clean = False
-        syn = TAG_SYNTAX.get(name)
-        if syn is not None and v and v[0] != "#" and not (v == "?" and name in MANDATORY):
-            why = syn.judge(v)  # ("#", "##…": §4.8 inheritance, read by the Inheritance)
-            if why:
-                out.append(f'{path}:{t.line}:{t.col}: [{name} "{v}"]: {why}')
-                clean = False
-        if clean:
-            if len(good) >= _GOOD_MOST:
-                good.clear()
-            good.add(key)
-    if "Auction" in first or "Play" in first or "Contract" in first:
-        out += _relations(first, path)
+    new = set(pairs)
+    new.difference_update(good)  # (the pairs read clean before are not looked at again)
+    if new:
+        for i, key in enumerate(pairs):
+            if key not in new:
+                continue
+            name, v = key
+            clean = True
+            if not v.isprintable():
+                bad = _NOT_DATA.search(v)
+                line, col = place(i)
+                if bad:
+                    out.append(f"{path}:{line}:{col}: [{name}]: a control character (code {ord(bad.group())}) "
+                               "is not PBN data (§2.2)")
+                    clean = False
+                if "\t" in v or "\v" in v:
+                    out.append(f"{path}:{line}:{col}: [{name}]: a tab in a string (§2.3: tab characters may not "
+                               "appear inside string data)")
+                    clean = False
+            syn = TAG_SYNTAX.get(name)
+            if syn is not None and v and v[0] != "#" and not (v == "?" and name in MANDATORY):
+                why = syn.judge(v)  # ("#", "##…": §4.8 inheritance, read by the Inheritance)
+                if why:
+                    line, col = place(i)
+                    out.append(f'{path}:{line}:{col}: [{name} "{v}"]: {why}')
+                    clean = False
+            if clean:
+                if len(good) >= _GOOD_MOST:
+                    good.clear()
+                good.add(key)
+    names = tuple(map(_NAME, pairs))
+    if "Auction" in names or "Play" in names or "Contract" in names:
+        n = len(names)
+        first = dict(zip(reversed(names), range(n - 1, -1, -1)))  # each name's first pair (the later put first)
+        out += _relations(first, names, pairs, place, path, lined)
     return out
 
 
+_NAME = itemgetter(0)
 _BEFORE = (("Auction", ("Dealer",), "3.1"), ("Play", ("Deal", "Declarer", "Contract"), "3.1"))
+_LATE: dict[tuple[str, ...], list[tuple[str, str, list[int]]]] = {}  # the tags' names in order -> what is late
+_LATE_MOST = 1 << 10
 
 
-def _relations(first: dict, path: str) -> list[str]:
-    """What one tag's value says of another's: the tags §3.1 puts before a section, all passes (§3.4.13,
-    §3.4.15), a denomination alone (§3.10)."""
-    out: list[str] = []
+def _late(first: dict[str, int], place: Callable[[int], tuple[int, int]] | None
+          ) -> list[tuple[str, str, list[int]]]:
+    """Each section with the tags §3.1 puts before it that are given after it, on a later line (``place``
+    None: the pairs' order is their lines')."""
+    found = []
     for section, needs, clause in _BEFORE:
         s = first.get(section)
         if s is None:
             continue
-        line = s.line
-        late = [x for x in (first.get(n) for n in needs) if x is not None and x.line > line]
+        late = []
+        for n in needs:
+            i = first.get(n)
+            # (a pair before the section's in tag order is on its line or before)
+            if i is not None and i > s and (place is None or place(i)[0] > place(s)[0]):
+                late.append(i)
         if late:
-            names = ", ".join(x.name for x in late)
-            lines = ", ".join(str(x.line) for x in late)
-            out.append(f"{path}:{s.line}:{s.col}: [{section}]: the {names} tag{'s are' if len(late) > 1 else ' is'} "
-                       f"given after the {section.lower()} section, at line{'s' if len(late) > 1 else ''} {lines}; "
-                       f"§{clause} puts {'them' if len(late) > 1 else 'it'} before")
-    contract = first.get("Contract")
-    c = contract.value.strip().upper() if contract is not None else ""
+            found.append((section, clause, late))
+    return found
+
+
+def _relations(first: dict[str, int], names: tuple[str, ...], pairs: Sequence[tuple[str, str]],
+               place: Callable[[int], tuple[int, int]], path: str, lined: bool) -> list[str]:
+    """What one tag's value says of another's: the tags §3.1 puts before a section, all passes (§3.4.13,
+    §3.4.15), a denomination alone (§3.10). ``first``: the place of each name's first pair."""
+    out: list[str] = []
+    if lined:  # the same names in the same order are late alike
+        found = _LATE.get(names)
+        if found is None:
+            if len(_LATE) >= _LATE_MOST:
+                _LATE.clear()
+            found = _LATE[names] = _late(first, None)
+    else:
+        found = _late(first, place)
+    for section, clause, late in found:
+        line, col = place(first[section])
+        names_ = ", ".join(pairs[i][0] for i in late)
+        lines = ", ".join(str(place(i)[0]) for i in late)
+        out.append(f"{path}:{line}:{col}: [{section}]: the {names_} tag{'s are' if len(late) > 1 else ' is'} "
+                   f"given after the {section.lower()} section, at line{'s' if len(late) > 1 else ''} {lines}; "
+                   f"§{clause} puts {'them' if len(late) > 1 else 'it'} before")
+    ci = first.get("Contract")
+    contract = pairs[ci][1] if ci is not None else ""
+    c = contract.strip().upper()
     if c == "PASS":
         for name, clause in (("Declarer", "3.4.13"), ("Result", "3.4.15")):
-            t = first.get(name)
-            if t is not None and t.value.strip() not in ("", "?", "#"):
-                out.append(f'{path}:{t.line}:{t.col}: [{name} "{t.value}"]: all four passed ([Contract "Pass"] at '
-                           f"line {contract.line}): the {name} is an empty string (§{clause})")
+            i = first.get(name)
+            if i is not None and pairs[i][1].strip() not in ("", "?", "#"):
+                line, col = place(i)
+                at = place(ci)[0]  # type: ignore[arg-type]
+                out.append(f'{path}:{line}:{col}: [{name} "{pairs[i][1]}"]: all four passed ([Contract "Pass"] at '
+                           f"line {at}): the {name} is an empty string (§{clause})")
     elif c in ("S", "H", "D", "C", "NT"):
-        deal = first.get("Deal")
-        if deal is not None and TAG_SYNTAX["Deal"].pattern.fullmatch(deal.value):
-            hands = deal_hands(deal.value)[1]
+        di = first.get("Deal")
+        deal = pairs[di][1] if di is not None else None
+        if deal is not None and TAG_SYNTAX["Deal"].pattern.fullmatch(deal):
+            hands = deal_hands(deal)[1]
             if max((len(h.replace(".", "")) for h in hands if h != "-"), default=0) >= TRICKS:
-                out.append(f'{path}:{contract.line}:{contract.col}: [Contract "{contract.value}"]: a denomination '
+                line, col = place(ci)  # type: ignore[arg-type]
+                out.append(f'{path}:{line}:{col}: [Contract "{contract}"]: a denomination '
                            "alone is the trump of an end position (§3.10), and the deal is whole: expected "
                            f"{TAG_SYNTAX['Contract'].expected} (§3.4.14)")
     if len(out) > 1:
@@ -273,6 +320,43 @@ def version_warning(line: str, where: str) -> str | None:
         return None
     return (f"{where}: {line.strip()}: a later version of the standard than 2.1, the one this reader knows: read as "
             "2.1 (§4.10: a later version keeps the syntax of tags and sections); what it adds is kept, not read")
+
+
+# ---------------------------------------------------------------- sections (§5.1) and commentary (§2.2, §3.8)
+
+# §3.2: a section token is one or more ASCII characters 33 to 126 but [ ] { } ; " % (§5.1: a string token holds
+# any other); the reader's words already stop at white space, [ ] { } ; and "
+_NOT_SECTION_TOKEN = re.compile(r'[^!#$&-:<-Z\\^-z|~]')
+# §2.2: no ASCII control character in commentary but the tabs (and the lines' own ends); 127 to 159 are not PBN data
+_NOT_TEXT = re.compile(r"[\x00-\x08\x0c-\x1f\x7f-\x9f]")
+#: The tags the standard defines as a tag pair alone, with no section data after them (§3.4–§4.7): every tag
+#: whose value it specifies, and the Mandatory Tag Set, but the two sections of §3.5 and §3.6 and the tables of §5.
+TAGS_ALONE = frozenset((set(TAG_SYNTAX) | MANDATORY | {"Note"}) - {"Auction", "Play"})
+
+
+def section_token_warning(token: str, name: str, where: str) -> str | None:
+    """A section element written as a section token that has a character §3.2 does not allow in one."""
+    bad = _NOT_SECTION_TOKEN.search(token)
+    if bad is None:
+        return None
+    ch = bad.group()
+    return (f"{where}: [{name}]: the section token {token!r} has {ch!r} (code {ord(ch)}): a section token is ASCII "
+            '33 to 126 but [ ] { } ; " % (§3.2); a string token "…" holds any other character (§5.1): kept, not read')
+
+
+def commentary_warning(text: str, where: str) -> str | None:
+    """Commentary (or a ``%`` line) holding a control character §2.2 does not allow."""
+    bad = _NOT_TEXT.search(text)
+    if bad is None:
+        return None
+    return (f"{where}: a control character (code {ord(bad.group())}) in "
+            + ("an escaped line" if text[:1] == "%" else "commentary") + " is not PBN data (§2.2)")
+
+
+def alone_warning(name: str, where: str) -> str:
+    """Section data after a tag the standard defines as a tag pair alone."""
+    return (f"{where}: [{name}] is a tag pair with no section data (§3.4–§4.7), and text that is no tag pair follows "
+            "it: kept as a section of it, not read")
 
 
 # ---------------------------------------------------------------- tables (§5.2–§5.10)

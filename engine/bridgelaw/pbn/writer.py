@@ -6,11 +6,26 @@ supplemental sections row by row as read. Reading what this writes gives the sam
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from .model import Item, PbnGame, Section, Tag
 
-__all__ = ["write_game", "write_games", "escape"]
+__all__ = ["write_game", "write_games", "escape", "as_utf8_import"]
+
+# the escape lines that describe the file a game was read from: "% EXPORT" (§2.4) and a character set (§2.2, as
+# BridgeComposer's "%Content-type: text/x-pbn; charset=ISO-8859-1" names it)
+_EXPORT_LINE = re.compile(r"^%[ \t]*EXPORT[ \t]*\n", re.M | re.I)
+_CHARSET = re.compile(r"^(%[^\n]*charset=)[A-Za-z0-9_.:-]*", re.M | re.I)
+
+
+def as_utf8_import(text: str) -> str:
+    """Games' text as ``replay --write`` writes it — import format (§2.1), UTF-8 — with the escape lines that would
+    be false of that file mended: ``% EXPORT`` (§2.4: the file is export format) dropped, and a character set
+    named (§2.2) named UTF-8. ``text`` is whole lines, each ending in a newline."""
+    if "%" not in text:
+        return text
+    return _CHARSET.sub(r"\1UTF-8", _EXPORT_LINE.sub("", text))
 
 
 def escape(value: str) -> str:

@@ -41,6 +41,7 @@ class Job:
     code: str | None
     write: bool = False
     game: PbnGame | None = None
+    export: bool = False        # written in export format (§2.1)
     record: Any = None
     text: Any = None            # (GameText, Inheritance, warnings): read where the board is replayed
     line: int = 1
@@ -76,10 +77,11 @@ def _files(inputs: Iterable[str]) -> Iterator[str]:
 
 
 def boards(inputs: Iterable[str], code: str | None = None, write: bool = False,
-           stdin: Any = None, unread: bool = False) -> Iterator[Job | BoardResult | Passthrough]:
+           stdin: Any = None, unread: bool = False, export: bool = False) -> Iterator[Job | BoardResult | Passthrough]:
     """Every board of every input (``-`` is standard input; a folder is every ``.pbn``, ``.json`` and
     ``.yaml`` file under it, in name order). ``unread``: PBN games are left as text, to be read where they
-    are replayed (another process, a Dask worker)."""
+    are replayed (another process, a Dask worker). ``export``: the games written in export format (§2.1):
+    what could not be read, and commentary outside a game, is not written, and says so."""
     for path in _files(inputs):
         name = "<stdin>" if path == "-" else path
         try:
@@ -88,7 +90,7 @@ def boards(inputs: Iterable[str], code: str | None = None, write: bool = False,
             yield _refused(name, 1, 1, name, f"cannot read: {e.strerror}")
             continue
         try:
-            yield from _boards_of(stream, name, path, code, write, unread)
+            yield from _boards_of(stream, name, path, code, write, unread, export)
         except OSError as e:
             yield _refused(name, 1, 1, name, f"cannot read: {e.strerror}")
         finally:
@@ -96,8 +98,21 @@ def boards(inputs: Iterable[str], code: str | None = None, write: bool = False,
                 stream.close()
 
 
-def _boards_of(stream: Any, name: str, path: str, code: str | None, write: bool, unread: bool = False
-               ) -> Iterator[Job | BoardResult | Passthrough]:
+def _commentary(text: str, name: str, export: bool) -> Passthrough:
+    """Commentary outside any game, written back as it stood — or, in export format, which has no place for it
+    (a game's commentary is written with its game), not written, and said."""
+    if not export:
+        return Passthrough(text)
+    return Passthrough("", f"{name}: commentary outside a game is not written in export format" if text.strip()
+                       else "")
+
+
+#: Why a game that could not be read is not written in export format.
+UNREAD = "the game could not be read, so it is not written in export format (it is left out of the file)"
+
+
+def _boards_of(stream: Any, name: str, path: str, code: str | None, write: bool, unread: bool = False,
+               export: bool = False) -> Iterator[Job | BoardResult | Passthrough]:
     suffix = Path(path).suffix.lower() if path != "-" else ""
     head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
     if not head and not hasattr(stream, "peek"):
@@ -106,29 +121,28 @@ def _boards_of(stream: Any, name: str, path: str, code: str | None, write: bool,
     if suffix == ".pbn" or (suffix not in RECORD_SUFFIXES and looks_like_pbn(head.decode("latin-1"))):
         any_board = False
         if unread:
-            for gt, inherited, warnings in iter_game_texts(stream, name):
+            for gt, inherited, warnings in iter_game_texts(stream, name, every_tag=export):
                 if not gt.lines:  # commentary after the last game
                     if write:
-                        yield Passthrough("\n".join("\n".join(lines) for _, lines in gt.lead) + "\n")
+                        yield _commentary("\n".join("\n".join(lines) for _, lines in gt.lead) + "\n", name, export)
                     continue
                 any_board = True
-                yield Job(name, gt.index, code, write, text=(gt, inherited, warnings), line=gt.line)
+                yield Job(name, gt.index, code, write, text=(gt, inherited, warnings), line=gt.line, export=export)
             if not any_board:
                 yield _no_game(name)
             return
         for g in iter_games(stream, name):
             if isinstance(g, Refusal):
                 any_board = True
-                yield BoardResult(name, g.board or f"#{g.index}", g.index, g.line, REFUSED,
-                                  reason=f"{g.error}", where=g.where, written=g.text if write else None)
+                yield _unreadable(g, name, write, export)
             elif not g.tag_count():
                 if write:
                     from ..pbn.writer import write_game
 
-                    yield Passthrough(write_game(g))
+                    yield _commentary(write_game(g), name, export)
             else:
                 any_board = True
-                yield Job(name, g.index, code, write, game=g)
+                yield Job(name, g.index, code, write, game=g, export=export)
         if not any_board:
             yield _no_game(name)
         return
@@ -145,12 +159,21 @@ def _boards_of(stream: Any, name: str, path: str, code: str | None, write: bool,
             yield _refused(name, 1, 1, e.field, e.message)
             return
         for i, rec in enumerate(records, start=1):
-            yield Job(name, i, code, write, record=rec)
+            yield Job(name, i, code, write, record=rec, export=export)
         return
     first = next((ln for ln in text.splitlines() if ln.strip()), "")
     yield _refused(name, 1, 1, f"{name}:1:1", "neither a PBN file (it would begin with a tag such as [Event \"…\"], "
                                               "a % line or a comment) nor a JSON deal record: "
                                               f"{first[:40]!r}" if first else "the input is empty")
+
+
+def _unreadable(g: Refusal, name: str, write: bool, export: bool) -> BoardResult:
+    res = BoardResult(name, g.board or f"#{g.index}", g.index, g.line, REFUSED, reason=f"{g.error}", where=g.where)
+    if write and export:
+        res.unwritten = f"{g.where}: {UNREAD}"
+    elif write:
+        res.written = g.text
+    return res
 
 
 def _decode(data: bytes) -> str:
@@ -209,23 +232,30 @@ def run_job(job: Job) -> BoardResult | Passthrough:
         if job.text is not None:
             g = read_game(job.text[0], job.path, job.text[1], job.text[2])
             if isinstance(g, Refusal):
-                return BoardResult(job.path, g.board or f"#{g.index}", g.index, g.line, REFUSED, reason=f"{g.error}",
-                                   where=g.where, written=g.text if job.write else None)
+                return _unreadable(g, job.path, job.write, job.export)
             if not g.tag_count():  # a game of nothing but commentary: written back, not a board
                 from ..pbn.writer import write_game
 
-                return Passthrough(write_game(g))  # type: ignore[return-value]
+                return _commentary(write_game(g), job.path, job.export)
             job.game = g
         if job.game is not None:
-            return replay_game(job.game, job.code, write=job.write)[0]
+            return replay_game(job.game, job.code, write=job.write, export=job.export)[0]
         res, report = replay_record(job.record, job.code, job.path, job.index)
         if job.write and res.status != REFUSED:
-            from .history_writer import record_game
+            from .history_writer import history_game, record_game
 
             try:
-                res.written = record_game(report["adapter"])
+                if job.export:
+                    from ..pbn.export import write_export
+
+                    res.written = write_export(history_game(report["adapter"]))
+                else:
+                    res.written = record_game(report["adapter"])
             except InputError as e:
-                res.notes.append(f"not written: {e.message}")
+                if job.export:
+                    res.unwritten = str(e)
+                else:
+                    res.notes.append(f"not written: {e.message}")
         res.detail = _detail(report)
         return res
     except BridgelawError as e:

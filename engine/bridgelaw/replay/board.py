@@ -13,6 +13,7 @@ claim, ruled under the code's claim law and scored from ``[Result]``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress, repeat
 from typing import Any
 
 from ..errors import BridgelawError, InputError, did_you_mean
@@ -24,7 +25,7 @@ from ..pbn.tags import (CODE_TAGS, EVENT_TAG, REMEDY_TAG, Event, Remedy, contrac
                         events_of, items_of, remedies_of, remedy_text, result_of, seat_of)
 from ..values import Call, Seat
 from ..wording import kind_name
-from .result import REFUSED, SCORED, UNFINISHED, BoardResult
+from .result import DEALT, REFUSED, SCORED, UNFINISHED, BoardResult
 from ..table import Answer, find_variant
 from .table_adapter import TableAdapter
 
@@ -57,6 +58,10 @@ class Refused(InputError):
 
 class Unfinished(InputError):
     """The record stops before the deal is over (``+``, an auction or play that ends early)."""
+
+
+class Dealt(InputError):
+    """The record is a hand record: a deal that was not played (no auction, play, contract or result)."""
 
 
 #: The note on a board ruled under :func:`presumed_code`.
@@ -390,11 +395,15 @@ class _Run:
         k = 0
         met: tuple[str, int, Any] | None = None  # a ruling (or refusal) the fast paths met in row k
         kept = section.plain_lines()
+        with_marks: tuple[list[str], tuple[int, ...]] | None = None  # the lines kept, and those with a marker
         if kept is not None and not events:
-            # the usual lines of four cards, as the reader kept them: played as they stand
-            lines, _, tail = kept
-            r, order, jj, ans = t.play_lines(lines, columns, _PREFS)
+            # the usual lines of four cards, as the reader kept them: played as they stand (up to the first with a
+            # marker: that line's row is played from the entries below, and the lines after it as they stand)
+            lines, _, tail, marks = kept
+            r, order, jj, ans = t.play_lines(lines[:marks[0]] if marks else lines, columns, _PREFS)
             k = 4 * r
+            if marks:
+                with_marks = (lines, marks)
             if order is None and r == len(lines) and (not tail or type(tail[0]) is not tuple and
                                                        tail[0].text in ("*", "+")):
                 end = tail[0] if tail else None
@@ -420,7 +429,15 @@ class _Run:
                     # the common case: rows of four plain cards, each trick played from its leader, until the table
                     # rules on one (settled here, and the rest of its row played), or a row is not plain
                     k0 = k
-                    k, order, jj, ans = t.play_rows(cards, k, columns, _PREFS)
+                    if with_marks is None:
+                        k, order, jj, ans = t.play_rows(cards, k, columns, _PREFS)
+                    elif k // 4 in with_marks[1]:  # (a row with a marker: the loop below plays it)
+                        order = None
+                    else:  # the plain lines from this row to the next with a marker, as they stand
+                        a = k // 4
+                        b = next((m for m in with_marks[1] if m > a), len(with_marks[0]))
+                        r, order, jj, ans = t.play_lines(with_marks[0][a:b], columns, _PREFS[k:])
+                        k += 4 * r
                     if order is not None:
                         met = (order, jj, ans)
                     elif k >= n:
@@ -571,8 +588,10 @@ class _Run:
     def check_revoke_marks(self) -> None:
         if not self.r_marks:
             return
-        for i, item in enumerate(self.card_items):
-            if type(item) is tuple or item.marker != "R":  # (a plain card, or marked otherwise)
+        items = self.card_items
+        for i in compress(range(len(items)), map(isinstance, items, repeat(Item))):  # (a plain card is a tuple)
+            item = items[i]
+            if item.marker != "R":  # (marked otherwise)
                 continue
             seat, trick = self.columns[i % 4], i // 4 + 1
             if (seat, trick) not in self.revokes_ruled:
@@ -666,25 +685,37 @@ def _ended(t: TableAdapter) -> str:
 
 
 def _tag_values(game: PbnGame, name: str) -> list[tuple[str, str]]:
-    return items_of([(t.value, f"{game.path}:{t.line}:{t.col}") for t in game.tags if t.name == name])
+    return items_of([(v, f"{game.path}:{line}:{col}") for v, line, col in game.tag_places(name)])
+
+
+def _unplayed(game: PbnGame, value: str | None, name: str) -> bool:
+    """No auction (or play) section, or one with no call (card) in it: what a hand record gives (a program's
+    empty ``[Auction "N"]`` too)."""
+    if value is None:
+        return True
+    sec = game.section(name)
+    return sec is None or sec.empty()
 
 
 def _tag_where(game: PbnGame, name: str) -> str:
-    t = game.tag(name)
-    return f"{game.path}:{t.line}:{t.col}" if t else game.where()
+    places = game.tag_places(name)
+    return f"{game.path}:{places[0][1]}:{places[0][2]}" if places else game.where()
 
 
 def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
-                keep: bool = False) -> tuple[BoardResult, TableAdapter | None]:
-    """Replay one game: its :class:`BoardResult` (and the adapter, for the caller that wants the table)."""
+                keep: bool = False, export: bool = False) -> tuple[BoardResult, TableAdapter | None]:
+    """Replay one game: its :class:`BoardResult` (and the adapter, for the caller that wants the table).
+    ``write``: the game written back (``export``: in export format, §2.1, or why it cannot be)."""
     res = BoardResult(game.path, game.board(), game.index, game.line, REFUSED)
     if game.warnings:
         res.notes.extend(game.warnings)
     t: TableAdapter | None = None
     try:
         t = _replay(game, code, res)
-    except (Refused, Unfinished) as e:
-        res.status = UNFINISHED if isinstance(e, Unfinished) else REFUSED
+    except (Refused, Unfinished, Dealt) as e:
+        res.status = UNFINISHED if isinstance(e, Unfinished) else DEALT if isinstance(e, Dealt) else REFUSED
+        if res.status == DEALT:  # nothing is ruled: the code presumed for ruling is no note of a hand record's
+            res.notes = [n for n in res.notes if not n.startswith(PRESUMED_CODE)]
         res.reason, res.where = str(e), e.field
     except InputError as e:  # a tag value the record gets wrong: it names its own place
         placed = e.field.startswith(game.path + ":")
@@ -696,13 +727,16 @@ def replay_game(game: PbnGame, code: str | None = None, write: bool = False,
     if t is not None:
         res.rulings = [r.to_json() for r in t.rulings()]
     if write:
-        res.written = written_game(game, t if res.status != REFUSED else None, res.code)
+        try:
+            res.written = written_game(game, t if res.status != REFUSED else None, res.code, export)
+        except InputError as e:  # (only export format refuses a game: a tag, line or character it cannot hold)
+            res.unwritten = str(e)
     return res, (t if keep else None)
 
 
 def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableAdapter | None:
     g = game
-    vals = g.values()
+    vals = g.values() if g.inherited else g.tag_values()  # (read here, never changed)
     code_value = None
     for name in CODE_TAGS:  # the first code tag given a value
         code_value = vals.get(name) or None
@@ -732,14 +766,26 @@ def _replay(game: PbnGame, default_code: str | None, res: BoardResult) -> TableA
                              f"{code} scores by its own law")
     given = g.tag_values()  # (the tags of the sections and of our remedies and events: no §4.8 value is theirs)
     auction_v, play_v = given.get("Auction"), given.get("Play")
+    deal_v = vals.get("Deal")
+    if deal_v in ("", "?"):  # §3.4: "" the deal is not given, "?" it is not known
+        deal_v = None
+    if deal_v and _unplayed(g, auction_v, "Auction") and _unplayed(g, play_v, "Play") and all(
+            vals.get(n) in (None, "", "?") for n in ("Contract", "Declarer", "Result")):
+        deal_of(deal_v, _tag_where(g, "Deal"))  # (a deal that is none is refused at its tag)
+        raise Dealt(_tag_where(g, "Deal"), "a hand record: the deal alone, no auction, play, contract or result — "
+                                           "a deal not played is neither replayed nor scored")
     dealer_v = vals.get("Dealer")
+    if dealer_v == "?":  # §3.4: the dealer not known
+        if auction_v is not None:
+            raise Refused(_tag_where(g, "Dealer"), '[Dealer "?"]: the dealer is not known (§3.4), and the auction is '
+                                                   "replayed from him (the dealer declares first): give the dealer")
+        dealer_v = None
     if not dealer_v:
         if auction_v is not None:
             raise Refused(_tag_where(g, "Auction"), "[Auction] with no [Dealer]: the dealer must be filled before "
                                                     "the auction section (§3.1)")
         if vals.get("Contract") in (None, "", "?"):
             raise Unfinished(g.where(), "no auction, no contract and no result: nothing to replay")
-    deal_v = vals.get("Deal")
     # the usual spelling goes to the table as it is (the table checks its cards); any other is read here
     deal, unknown = (None, []) if not deal_v else (deal_v, []) if "-" not in deal_v else \
         deal_of(deal_v, _tag_where(g, "Deal"))
@@ -912,9 +958,14 @@ def _from_tags(g: PbnGame, code: str, dealer_v: str | None, deal: str | None, de
     res.contract, res.declarer, res.tricks = bid + "X" * doubled, declarer.value, stated[0]
     res.score, res.status, res.source = {k: v["total"] for k, v in s.totals().items()}, SCORED, "result"
     res.notes.append("no auction recorded: [Contract], [Declarer] and [Result] scored as stated, unrefereed")
-    res.notes.extend(s.notes)  # what the score presumed (a limit not applied for want of the dealer) is said
-    if not deal:
-        res.notes.append("no [Deal]: the honours are not known, and none are scored")
+    notes = s.notes
+    if not deal:  # the board's own note says the honours are not known: the sheet's note on them is not the board's
+        from ..scoring.rules import rules_of
+        from ..scoring.sheet import unstated_honours_note
+
+        unstated = unstated_honours_note(rules_of(load_code(code)), Call(bid).strain)
+        notes = [n for n in notes if n != unstated]
+    res.notes.extend(notes)  # what the score presumed (a limit not applied for want of the dealer) is said
     return None
 
 
@@ -937,13 +988,16 @@ def _check_outcome(g: PbnGame, t: TableAdapter, decl_v: str | None, contract_v: 
                                                      f"{t.contract}")
 
 
-def written_game(game: PbnGame, t: TableAdapter | None, code: str | None) -> str:
+def written_game(game: PbnGame, t: TableAdapter | None, code: str | None, export: bool = False) -> str:
     """The game as read, with the code it was replayed under and a [BridgelawRemedy] for every ruling
-    made (a game refused is written back as read)."""
+    made (a game refused is written back as read). ``export``: in export format (:mod:`..pbn.export`, which
+    raises :class:`InputError` for what export format cannot hold)."""
+    from ..pbn.export import write_export
     from ..pbn.writer import write_game
 
+    write = write_export if export else write_game
     if t is None:
-        return write_game(game)
+        return write(game)
     made = [Tag(REMEDY_TAG, remedy_text(Remedy(r.at or "", r.option, r.by, r.suit, r.card, tuple(sorted(r.facts.items())))))
             for r in t.rulings() if r.applied and r.at]
     tags: list[Tag] = []
@@ -956,5 +1010,6 @@ def written_game(game: PbnGame, t: TableAdapter | None, code: str | None) -> str
     tags.extend(made)
     if code and not any(x.name in CODE_TAGS for x in tags):
         tags.insert(0, Tag("BridgelawCode", code))
-    out = PbnGame(tags=tags, prologue=game.prologue, lead=game.lead)
-    return write_game(out)
+    out = PbnGame(tags=tags, prologue=game.prologue, lead=game.lead, inherited=game.inherited, path=game.path,
+                  index=game.index, line=game.line)
+    return write(out)

@@ -1,4 +1,4 @@
-"""What replaying one board gives: a :class:`BoardResult` — scored, refused or unfinished — with its JSON
+"""What replaying one board gives: a :class:`BoardResult` — scored, unfinished, dealt (a hand record) or refused — with its JSON
 line and its text line. Small and plain, so it crosses process (and Dask) boundaries cheaply."""
 
 from __future__ import annotations
@@ -7,10 +7,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["BoardResult", "SCORED", "REFUSED", "UNFINISHED", "STATUSES"]
+__all__ = ["BoardResult", "SCORED", "REFUSED", "UNFINISHED", "DEALT", "STATUSES"]
 
 SCORED, REFUSED, UNFINISHED = "scored", "refused", "unfinished"
-STATUSES = (SCORED, UNFINISHED, REFUSED)
+DEALT = "dealt"  # a hand record: a deal and nothing played (no auction, play, contract or result)
+STATUSES = (SCORED, UNFINISHED, DEALT, REFUSED)
 
 
 @dataclass(slots=True)
@@ -31,16 +32,28 @@ class BoardResult:
     notes: list[str] = field(default_factory=list)
     source: str | None = None        # how the tricks are known: play, claim, result
     written: str | None = None       # the game as written back (replay --write), when asked
+    unwritten: str | None = None     # why the game, asked for, could not be written (export format cannot hold it)
     detail: dict[str, Any] | None = None  # the full report (one record replayed on its own)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"file": self.file, "board": self.board, "game": self.index, "line": self.line,
                              "status": self.status}
-        for k, v in (("code", self.code), ("contract", self.contract), ("declarer", self.declarer),
-                     ("tricks", self.tricks), ("score", self.score), ("source", self.source),
-                     ("reason", self.reason), ("where", self.where)):
-            if v is not None:
-                d[k] = v
+        if self.code is not None:  # (each key in this order, where it has a value)
+            d["code"] = self.code
+        if self.contract is not None:
+            d["contract"] = self.contract
+        if self.declarer is not None:
+            d["declarer"] = self.declarer
+        if self.tricks is not None:
+            d["tricks"] = self.tricks
+        if self.score is not None:
+            d["score"] = self.score
+        if self.source is not None:
+            d["source"] = self.source
+        if self.reason is not None:
+            d["reason"] = self.reason
+        if self.where is not None:
+            d["where"] = self.where
         if self.rulings:
             d["rulings"] = self.rulings
         if self.notes:

@@ -284,7 +284,7 @@ class TableAdapter:
         table = self.table
         if table.turn is None or table.current_trick:
             return 0, None, 0, None
-        done = table.play_tricks(columns, [ln.split(" ") for ln in lines])
+        done = table.play_tricks(columns, list(map(str.split, lines)))  # (four cards one space apart: split alike)
         r, j = divmod(done, 4)
         if r == len(lines) or table.phase != "play":
             return r, None, 0, None

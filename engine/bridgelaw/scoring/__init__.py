@@ -37,7 +37,7 @@ from .model import Contract, Score, ScoreEntry, new_score
 from .plan import Plan, plan_of
 from .rubber import score_rubber, settle
 from .rules import Rules, can_double, rules_of, trick_value
-from .sheet import NO_PLAY_KEYS, Revoke, check_keys, read_penalties, read_sheet
+from .sheet import NO_PLAY_KEYS, Revoke, _text, check_keys, read_penalties, read_sheet
 from .sheet import parse_contract as _parse_contract
 
 __all__ = ["ScoreEntry", "Score", "Contract", "score", "settle", "parse_contract", "parse_deal", "honours_of",
@@ -138,8 +138,8 @@ def _without_play(rules: Rules, result: Mapping[str, Any], where: str) -> Score:
     if result.get("dealer") is not None and (not isinstance(result["dealer"], str) or result["dealer"] not in "NESW"
                                              or len(result["dealer"]) != 1):
         raise InputError(f"{where}dealer", f"expected a seat N, E, S or W, got {result['dealer']!r}")
-    if "note" in result and not isinstance(result["note"], str):
-        raise InputError(f"{where}note", "expected a text")
+    if "note" in result:
+        _text(result["note"], f"{where}note")
     pens = read_penalties(rules, result, where, players)
     rows = tuple((p.who._value_, p.column, p.points, p.reason, p.law, "penalty") for p in pens if p.points)
     note = ("the deal ended without play: only the penalties exacted in it score",)

@@ -22,7 +22,7 @@ from ..errors import InputError
 from ..values import Seat, Side
 from .core import PARTNERSHIPS, play, premium, score_core, score_sheet
 from .deal import honours_of, read_card_hands, read_hands, voids
-from .model import Row, Score
+from .model import Row, Score, new_score
 from .plan import ContractPlan, Plan
 from .sheet import _MAX_TEXT as _MAX_NOTE  # the edge's bound on a note
 from .sheet import FEWEST, MAX_LIST, Revoke, Sheet, none_possible, original_one_spade, tricks_against_holding
@@ -90,7 +90,7 @@ def plain_rows(plan: Plan, result: Mapping[str, Any], hands: Mapping[str, Any] |
             dealer_seat = _SEATS.get(dealer) if type(dealer) is str else None
             if dealer_seat is None or dealer_seat is not seated[0] and not plan.rules.auction:
                 return None  # (straight bridge: the dealer plays the combined hands; the general path says so)
-        if note is not None and (type(note) is not str or len(note) > _MAX_NOTE):
+        if note is not None and (type(note) is not str or len(note) > _MAX_NOTE or not note.isprintable()):
             return None
         if revokes is not None:
             revoked = _revokes(revokes)
@@ -187,10 +187,17 @@ def score_dealt(plan: Plan, declarer: str, contract: str, tricks: int, deal: str
     if original or cp.level == 1:
         original, spade_note = original_one_spade(rules, _STATED if original else _UNSTATED, cp.contract, seated[0],
                                                   None, "")
-    if revokes or chicane or tricks_note:
-        sheet = Sheet(seated[0], None, cp.contract, tricks, held, None, chicane, revokes, (), original, None,
-                      spade_note, unstated, tricks_note)
-        return score_sheet(rules, sheet)
+    if revokes or chicane or tricks_note:  # the deal core, remembered by the contract plan (cp.dealt)
+        key = (seated[0], tricks, held, chicane, revokes, original, spade_note, unstated, tricks_note)
+        got = cp.dealt.get(key)
+        if got is None:
+            sheet = Sheet(seated[0], None, cp.contract, tricks, held, None, chicane, revokes, (), original, None,
+                          spade_note, unstated, tricks_note)
+            s = score_sheet(rules, sheet)
+            got = (s._rows, s.notes, s.capped)
+            if len(cp.dealt) < _PLAYED_MAX:
+                cp.dealt[key] = got
+        return new_score(plan.id, *got)
     rows, notes = _plain(plan, cp, seated, tricks, row, original, spade_note, unstated)
     s = _new(Score)  # as model.new_score makes it
     s._code = plan.id

@@ -12,6 +12,8 @@ here is one :mod:`.rules` read from the code's parameters, with the law that sta
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..values import Side, Strain
 from .model import Contract, Row
 from .rules import DOUBLINGS, Rules, one_spade_limit_applies
@@ -27,7 +29,7 @@ class ContractPlan:
 
     __slots__ = ("contract", "book", "level", "strain", "doubled", "value", "per", "needed", "trick_law",
                  "trick_shown", "trick_suffix", "bonus", "bonus_law", "dbl", "under", "under_law", "limit_if_original",
-                 "limit_always", "nt", "honours", "played", "unstated")
+                 "limit_always", "nt", "honours", "played", "dealt", "unstated")
 
     def __init__(self, plan: "Plan", contract: Contract) -> None:
         rules = plan.rules
@@ -68,6 +70,10 @@ class ContractPlan:
         #: it): its rows, the premium's rows (duplicate) and its notes, as :func:`.core.play` and
         #: :func:`.core.premium` make them (remembered: they depend on nothing else; rows are immutable)
         self.played: dict[tuple[str, int, bool, str], tuple[tuple[Row, ...], tuple[Row, ...], tuple[str, ...]]] = {}
+        #: a deal played out at a table with revokes, a chicane or a note on its tricks (four-hand), by every fact
+        #: of its sheet but the contract (this plan's): its rows, notes and the sides capped, as
+        #: :func:`.core.score_sheet` scores them (remembered: they depend on nothing else; rows are immutable)
+        self.dealt: dict[tuple[Any, ...], tuple[tuple[Row, ...], tuple[str, ...], tuple[Any, ...]]] = {}
 
     def limited(self, original: bool) -> bool:
         """Whether the code's limit on the loss on one spade covers this contract, the dealer's original

@@ -18,7 +18,7 @@ from .fast import plain_rows
 from .model import Deals, Row, Score, score_of
 from .plan import plan_of
 from .rules import Rules
-from .sheet import check_keys
+from .sheet import _text, check_keys
 
 __all__ = ["score_rubber", "settle"]
 
@@ -57,9 +57,11 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
     unfinished = rubber.get("unfinished", False)
     if not isinstance(unfinished, bool):
         raise InputError("unfinished", f"expected true or false, got {unfinished!r}")
-    if "note" in rubber and not isinstance(rubber["note"], str):
-        raise InputError("note", "expected a text")
+    if "note" in rubber:
+        _text(rubber["note"], "note")
     who = variant_of(rules)
+    if not who.three:
+        _check_rotation(deals)
     plan = plan_of(rules)
     rows: list[Row] = []
     notes: list[str] = []
@@ -147,6 +149,33 @@ def score_rubber(rules: Rules, rubber: Mapping[str, Any], fast: bool = True) -> 
     elif winner is None:
         notes.append("The rubber is not finished.")
     return _rubber_score(rules, who, kept, rows, notes, games, won, winner, totals, scored, unfinished)
+
+
+def _check_rotation(deals: list[Any]) -> None:
+    """Four-handed, the dealers a rubber's deals give are in rotation: the deal passes to the left, and after a
+    deal ended without play (``new_deal``) the same dealer may deal again or the next (which, the law of the
+    irregularity says). A deal that gives no dealer leaves the next one any seat the rotation allows.
+    (A dealer that is no seat is left to the deal's own sheet to name.)"""
+    may: set[Seat] | None = None  # the seats the next deal's dealer may be (None: any)
+    since = ""  # what ``may`` follows from, for the message
+    for n, d in enumerate(deals):
+        if not isinstance(d, Mapping):
+            return
+        dealer = Seat._value2member_map_.get(d["dealer"]) if type(d.get("dealer")) is str else None
+        if dealer is not None:
+            if may is not None and dealer not in may:
+                raise InputError(f"deals[{n}].dealer", f"{dealer.value} is out of rotation: the deal passes to the "
+                                 f"left, so {since} the dealer is {' or '.join(sorted(s.value for s in may))}")
+            may = {dealer}
+            since = f"after deals[{n}] dealt by {dealer.value}"
+        elif may is not None:
+            since = f"{since} and deals[{n}] (no dealer given)"
+        if may is not None:
+            again = may if d.get("new_deal") is True else set()
+            may = {s.lho for s in may} | again
+            if len(may) == 4:
+                may = None
+    return
 
 
 def _rubber_score(rules: Rules, who: Partnerships, kept: tuple[Any, ...], rows: list[Row],

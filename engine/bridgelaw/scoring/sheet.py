@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..errors import InputError, did_you_mean
+from ..limits import control_in
 from ..values import EffectKind, Seat, Side, Strain
 from .deal import COUNT_KEYS, Hands, held_of, honour_counts, honours_of, read_card_hands, read_hands, voids
 from .model import Contract
@@ -166,6 +167,9 @@ def _int(v: Any, field_name: str, lo: int, hi: int) -> int:
 def _text(v: Any, field_name: str) -> str:
     if not isinstance(v, str) or len(v) > _MAX_TEXT:
         raise InputError(field_name, f"expected a text of at most {_MAX_TEXT} characters, got {_show(v)}")
+    said = control_in(v)
+    if said is not None:
+        raise InputError(field_name, said)
     return v
 
 
@@ -219,6 +223,9 @@ def read_penalties(rules: Rules, result: Mapping[str, Any], where: str, players:
                 raise InputError(f"{at}.side", f"expected NS or EW, got {_show(pen['side'])}")
             who = who_side
         points = _int(pen["points"], f"{at}.points", -_MAX_POINTS, _MAX_POINTS)
+        if points == 0:
+            raise InputError(f"{at}.points", "0 scores nothing: give the points the law gave (a deduction as a "
+                             "negative number), or leave out a penalty that gives none")
         law = pen["law"]
         if not isinstance(law, str) or rules.code.law(law) is None:
             raise InputError(f"{at}.law", f"{rules.id} has no law {_show(law)}"

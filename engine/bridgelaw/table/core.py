@@ -95,7 +95,7 @@ def _hands_of(deal: str) -> dict[str, list[str]]:
             dealt[_SEAT[seat]] = (suits[0], suits[1], suits[2], suits[3])
         else:
             h = list(hands.values())
-            if _CARD_TEXTS.issubset([*h[0], *h[1], *h[2], *h[3]]):  # 52 cards, each of the deck once
+            if len({*h[0], *h[1], *h[2], *h[3]}) == 52:  # 52 cards of the deck (each read from _CARD_OF), each once
                 remember(deal, dealt)  # read and checked: the scorer need not read it again
                 return {s: hands[s] for s in "NESW"}
     from ..scoring import parse_deal
@@ -241,6 +241,12 @@ class Table(Auction, Play, Persistence):
             for r in st.revokes:
                 if r.established and r.penalized is not False:
                     named, choice = r.seat, r.choice or None
+                    if choice is None and st.pending is not None and st.pending.kind == "revoke" and \
+                            self._ruling_of(st.pending).options:  # its penalty is still to be chosen
+                        raise RulingPendingError("pending", f"the ruling on {named}'s revoke waits: its penalty is "
+                                                 "chosen when it is applied (one of " + ", ".join(
+                                                     o.id for o in self._ruling_of(st.pending).options) + "); "
+                                                 "apply it, then read the outcome")
                     got = _SCORED_REVOKES.get((named, choice)) if type(named) is str and (
                         choice is None or type(choice) is str and len(choice) <= 40) else None
                     if got is None:

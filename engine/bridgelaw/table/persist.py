@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from ..errors import BridgelawError, MalformedActionError, OutOfTurnError, TableStateError
 from ..values import Ruling
 from .base import TableParts, Answer
-from .state import ACTION_ARGS, HistoryEntry, entry_of
+from .state import ACTION_ARGS, VERSION, HistoryEntry, entry_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..loader import Code
@@ -145,6 +145,7 @@ class Persistence(TableParts):
         from .core import Table
         from .schema import validate_state
 
+        data = _versioned(data)
         validate_state(data)
         _check_seal(data)
         t = Table(data["code"], data["dealer"], data["deal"], data["detect"])
@@ -224,3 +225,29 @@ def _check_seal(data: Mapping[str, Any]) -> None:
 def _short(v: Any) -> str:
     text = json.dumps(v, sort_keys=True)
     return text if len(text) <= 120 else text[:117] + "..."
+
+
+#: What a state of an earlier version lacks, by version: such a state is refused naming them.
+_LACKS = {1: ("seal", "bar_calls", "bar_from"), 2: ("bar_from",)}
+
+
+def _versioned(data: Any) -> Any:
+    """A state of this version as it stands; one of an earlier version written with all it lacked (the writers
+    that added the seal, the bars' calls and their sources still wrote the old number) read as this version; any other refused, naming its version and what
+    would be right."""
+    if not isinstance(data, dict) or "version" not in data:
+        return data  # (the schema names what is missing)
+    v = data["version"]
+    if type(v) is int and v == VERSION:
+        return data
+    lacks = _LACKS.get(v) if type(v) is int else None
+    if lacks is not None:
+        missing = [k for k in lacks if k not in data]
+        if not missing:
+            return {**data, "version": VERSION}
+        raise TableStateError("state.version", f"{v}: a state written before version {VERSION}, without "
+                              f"{' or '.join(missing)}, which this bridgelaw's states carry; replay its history "
+                              f"onto a new table (Table(code, dealer=..., deal=..., history=...)) and write it again")
+    raise TableStateError("state.version", f"expected {VERSION} (the table state this bridgelaw writes), got "
+                          f"{_short(v)}")
+

@@ -18,7 +18,9 @@ __all__ = [
 ]
 
 SCHEMA_ID = "bridgelaw-table-state"
-VERSION = 1
+#: The state's version: 2 carries the seal (``seal``) and each bar's calls (``bar_calls``); version 1 did not, though
+#: the writers that added them wrote 1 still (a version 1 state with both is read as version 2: persist.py).
+VERSION = 3
 
 
 def seal_of(code: str, variant: str, dealer: str, deal: str | None, detect: bool) -> str:
