@@ -91,6 +91,22 @@ def kits(_made, monkeypatch, fresh_codes):
         p.write_bytes(data)
 
 
+def _classes_read(monkeypatch: Any) -> list[str]:
+    """Record every class a kit's pickles name as they are read (the list fills as kits are read)."""
+    named: list[str] = []
+    made = kit._unpickler
+
+    def recording() -> type:
+        class Recording(made()):  # type: ignore[misc]
+            def find_class(self, module: str, name: str) -> Any:
+                named.append(f"{module}.{name}")
+                return super().find_class(module, name)
+        return Recording
+
+    monkeypatch.setattr(kit, "_unpickler", recording)
+    return named
+
+
 def test_a_ruling_from_the_kit_is_the_ruling_from_the_whole_code(kits, monkeypatch):
     rnd = random.Random(4)
     cases = [c.incident for c in load_cases(ROOT / "rulings")]
@@ -282,17 +298,7 @@ def test_a_kit_keeps_no_condition_tree(kits, monkeypatch):
     leaves to the general steps — reads the catalogue's own; tests above rule every kind from the kit)."""
     from bridgelaw.evaluation import UNREAD
 
-    named: list[str] = []
-    made = kit._unpickler
-
-    def recording() -> type:
-        class Recording(made()):  # type: ignore[misc]
-            def find_class(self, module: str, name: str) -> Any:
-                named.append(f"{module}.{name}")
-                return super().find_class(module, name)
-        return Recording
-
-    monkeypatch.setattr(kit, "_unpickler", recording)
+    named = _classes_read(monkeypatch)
     clear_cache()
     read_parts = 0
     for c in code_ids():
@@ -358,17 +364,7 @@ def test_what_a_kit_keeps_plain_is_what_its_typed_source_holds(kits, monkeypatch
     from bridgelaw.quick import BOUNDS_READ
     from bridgelaw.vocabulary import vocabulary
 
-    named: list[str] = []
-    made = kit._unpickler
-
-    def recording() -> type:
-        class Recording(made()):  # type: ignore[misc]
-            def find_class(self, module: str, name: str) -> Any:
-                named.append(f"{module}.{name}")
-                return super().find_class(module, name)
-        return Recording
-
-    monkeypatch.setattr(kit, "_unpickler", recording)
+    named = _classes_read(monkeypatch)
     clear_cache()
     read = {}
     for c in code_ids():
