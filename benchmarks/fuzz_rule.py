@@ -11,6 +11,7 @@ ruled and refused, and how many schema-valid incidents the engine refused (for w
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import time
@@ -29,8 +30,12 @@ BAD = ("foreign exceptions", "answers about seats that do not exist", "refusals 
 
 
 def main() -> int:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    rnd = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 1913)
+    ap = argparse.ArgumentParser(description="The larger fuzz run of bridgelaw.rule.", allow_abbrev=False)
+    ap.add_argument("n", nargs="?", type=int, default=10_000, help="how many incidents (default 10,000)")
+    ap.add_argument("seed", nargs="?", type=int, default=1913, help="the random seed (default 1913)")
+    args = ap.parse_args()
+    n = args.n
+    rnd = random.Random(args.seed)
     counts = dict.fromkeys(("ruled", "refused", "refused though schema-valid", *BAD), 0)
     shown = 0
     start = time.perf_counter()

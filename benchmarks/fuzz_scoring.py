@@ -9,6 +9,7 @@ JSON view the schema refuses), sheets the schema refuses but the engine scored. 
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 from pathlib import Path
@@ -23,7 +24,9 @@ from scoresheets import problems, random_sheet, schema_valid  # noqa: E402
 
 
 def main() -> int:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+    ap = argparse.ArgumentParser(description="The larger fuzz run of bridgelaw.score.", allow_abbrev=False)
+    ap.add_argument("n", nargs="?", type=int, default=10_000, help="how many score sheets (default 10,000)")
+    n = ap.parse_args().n
     rnd = random.Random(1913)
     counts = {"scored": 0, "refused": 0, "foreign exceptions": 0, "seats that do not exist": 0,
               "totals that do not add up": 0, "scored though the schema refuses": 0}
