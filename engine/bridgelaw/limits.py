@@ -7,6 +7,8 @@ refused at ``path:line:col`` with the limit named.
 
 from __future__ import annotations
 
+import re  # (re.search keeps the compiled set of controls in its cache)
+
 __all__ = ["FILE_BYTES", "PBN_LINE_BYTES", "RECORD_BYTES", "YAML_DEPTH", "INT_DIGITS", "YAML_ALIASES", "YAML_VALUES", "CONDITION_LENGTH", "CONDITION_DEPTH", "NOTE_PATTERN",
            "control_in"]
 
@@ -34,15 +36,15 @@ CONDITION_DEPTH = 32
 #: A free text an input carries (an incident's or a sheet's note, a penalty's reason, the referee's note in the
 #: ruling log): any characters but the controls, bar tab, line feed and carriage return -- a NUL or an escape
 #: sequence would be stored and then written to a terminal as it came (the schemas' ``pattern`` of those fields).
-NOTE_PATTERN = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$"
+_CONTROLS = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f"  # one set, for both below
+NOTE_PATTERN = f"^[^{_CONTROLS}]*$"
 
 
 def control_in(text: str) -> str | None:
     """What is wrong with a free text holding a control character (None: nothing): the first one, named."""
-    for c in text:
-        o = ord(c)
-        if (o < 0x20 and c not in "\t\n\r") or 0x7F <= o <= 0x9F:
-            return (f"U+{o:04X}, a control character, at character {text.index(c) + 1}: this text takes none "
-                    "but tab and line breaks")
-    return None
+    m = re.search(f"[{_CONTROLS}]", text)
+    if m is None:
+        return None
+    return (f"U+{ord(m.group()):04X}, a control character, at character {m.start() + 1}: this text takes none "
+            "but tab and line breaks")
 

@@ -347,10 +347,11 @@ class Ruler:
             # given while a provision that would override it waits on an answer: the ruling says so
             over = [q for q, o in enumerate(provs) if q != i and p.id in o.overrides]
             if over and i not in waits:
+                waiting = " or ".join(f"type(s{q}) is str and by[{q}] < 0" for q in over)
                 pairs = "".join(f"({q}, s{q}), " for q in over)
-                add(f"            pend = [(_P[q], sq) for q, sq in ({pairs}) if type(sq) is str and by[q] < 0]")
-                add("            if pend:")
-                add(f"                notes.append(_subject(_P[{i}], pend))")
+                add(f"            if {waiting}:  # (the usual ruling tests this alone and makes nothing)")
+                add(f"                notes.append(_subject(_P[{i}], [(_P[q], sq) for q, sq in ({pairs}) "
+                    "if type(sq) is str and by[q] < 0]))")
         # 4. the ruling
         ns["_READ"] = self.reads
         add("    questions = _R.questions(asked, by) if asked else ()")
